@@ -1,0 +1,119 @@
+/**
+ * API benchmark over HTTP on loopback, against the real server (`ipatlas serve`) on a fresh data
+ * dir with a `scale` project:
+ *   1. GET /convert (stored) req/s and p99, next to the lookup-only baseline GET /bench/lookup
+ *      (same key check and envelope, nothing stored) measured in the same run;
+ *   2. POST /convert with 5000 random public IPs: server time (`_req.resTime`) p50, also used to
+ *      fill the store;
+ *   3. GET /conversions/list (limit 50): plain, ipSearch prefix, ipSearch CIDR, p99 over HTTP on
+ *      the filled store.
+ *
+ *   npx tsx bench/api.ts [--seconds 10] [--connections 32] [--rows 1000000] [--list-seconds 5]
+ */
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { startServer } from "../test/helpers/server.js";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "10" },
+    connections: { type: "string", default: "32" },
+    rows: { type: "string", default: "1000000" },
+    "list-seconds": { type: "string", default: "5" },
+  },
+});
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const rows = Number(values.rows);
+const listSeconds = Number(values["list-seconds"]);
+const BULK = 5000;
+
+/** Random addresses in public unicast space (no 0/8, 10/8, 127/8, multicast or reserved). */
+function randomPublicIpv4(): string {
+  for (;;) {
+    const a = 1 + Math.floor(Math.random() * 223);
+    const b = Math.floor(Math.random() * 256);
+    if (a === 10 || a === 127 || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254)) continue;
+    return `${a}.${b}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+  }
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+const server = await startServer({ env: { IPATLAS_BENCH_ROUTES: "1", IPATLAS_LOG_LEVEL: "warn" } });
+try {
+  const { secretKey } = await server.cli("project", "create", "--name", "scale", "--plan", "scale");
+  const headers = { "x-api-key": secretKey };
+  const pool = Array.from({ length: 10_000 }, randomPublicIpv4);
+
+  async function cannon(path: (ip: string) => string, duration: number, conns: number) {
+    const result = await autocannon({
+      url: server.url,
+      connections: conns,
+      duration,
+      headers,
+      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: path(pool[Math.floor(Math.random() * pool.length)]!) }) }],
+    });
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${path("x")}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return { rps: result.requests.average, p99: result.latency.p99, total: result.requests.total };
+  }
+
+  const table: Array<[string, string]> = [];
+  const row = (name: string, value: string) => {
+    table.push([name, value]);
+    console.log(`${name.padEnd(48)} ${value}`);
+  };
+  console.log(`API bench: ${connections} connections, ${seconds} s per run, server ${server.url}`);
+
+  // warm both paths (JIT, page cache), then alternate the two so that load from anything else on
+  // the machine hits both alike; the figures are the means of the rounds
+  await cannon((ip) => `/bench/lookup?ip=${ip}`, 2, connections);
+  await cannon((ip) => `/convert?ip=${ip}`, 2, connections);
+  const rounds = 2;
+  const lookups = [];
+  const stores = [];
+  for (let round = 0; round < rounds; round++) {
+    lookups.push(await cannon((ip) => `/bench/lookup?ip=${ip}`, seconds / rounds, connections));
+    stores.push(await cannon((ip) => `/convert?ip=${ip}`, seconds / rounds, connections));
+  }
+  const mean = (runs: Array<{ rps: number; p99: number; total: number }>) => ({
+    rps: runs.reduce((sum, run) => sum + run.rps, 0) / runs.length,
+    p99: Math.max(...runs.map((run) => run.p99)),
+    total: runs.reduce((sum, run) => sum + run.total, 0),
+  });
+  const lookup = mean(lookups);
+  const stored = mean(stores);
+  row("GET /bench/lookup (lookup only) req/s", lookup.rps.toFixed(0));
+  row("GET /bench/lookup p99 ms", String(lookup.p99));
+  row("GET /convert (stored) req/s", stored.rps.toFixed(0));
+  row("GET /convert p99 ms", String(stored.p99));
+  row("stored / lookup-only ratio (target >= 0.75)", (stored.rps / lookup.rps).toFixed(2));
+
+  // POST /convert 5000: sequential requests, server-side time from _req.resTime; they also fill the store
+  const resTimes: number[] = [];
+  const wall: number[] = [];
+  const fillTarget = Math.max(rows, 20 * BULK);
+  for (let done = 0; done < fillTarget; done += BULK) {
+    const ips = Array.from({ length: BULK }, randomPublicIpv4);
+    const started = performance.now();
+    const res = await fetch(`${server.url}/convert`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ ips }) });
+    const body = (await res.json()) as { code: number; _req: { resTime: number } };
+    wall.push(performance.now() - started);
+    if (body.code !== 200) throw new Error(`POST /convert answered ${body.code}`);
+    resTimes.push(body._req.resTime);
+  }
+  row(`POST /convert ${BULK} IPs server p50 ms (target <= 60)`, percentile(resTimes, 50).toFixed(1));
+  row(`POST /convert ${BULK} IPs round trip p50 ms`, percentile(wall, 50).toFixed(1));
+
+  const counted = await fetch(`${server.url}/conversions/list?limit=1`, { headers });
+  const storedRows = ((await counted.json()) as { data: { totalCount: number } }).data.totalCount;
+  const list = async (query: string) => (await cannon(() => `/conversions/list?limit=50${query}`, listSeconds, 4)).p99;
+  row(`list limit 50 plain p99 ms, ${storedRows} rows (target <= 20)`, String(await list("")));
+  row("list limit 50 ipSearch prefix p99 ms", String(await list("&ipSearch=45.1")));
+  row("list limit 50 ipSearch CIDR p99 ms", String(await list("&ipSearch=" + encodeURIComponent("45.0.0.0/8"))));
+} finally {
+  await server.stop();
+}

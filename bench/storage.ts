@@ -1,0 +1,115 @@
+/**
+ * Storage benchmark, straight on createStorage (the API engineer benches over HTTP):
+ * bytes per conversion on disk and list p99 (limit 50: plain, ipSearch prefix, ipSearch CIDR)
+ * on N stored conversions.
+ *
+ *   npx tsx bench/storage.ts [--backend sqlite|postgres] [--count 1000000] [--runs 300] [--keep DIR]
+ *
+ * --keep DIR (SQLite) or SCHEMA (PostgreSQL): fill it once and keep it, later runs only measure.
+ * The backend defaults to PostgreSQL when DATABASE_URL is set, SQLite otherwise. PostgreSQL uses
+ * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) and a fresh schema that is
+ * dropped afterwards.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { createStorage, parseIpSearch, type Storage } from "../server/storage/index.js";
+import { SQLITE_FILE } from "../server/storage/sqlite/storage.js";
+import { randomIpv4, randomIpv6, sampleConversion } from "../server/storage/testing/sample.js";
+import type { ListQuery, NewConversion } from "../server/storage/types.js";
+
+const { values } = parseArgs({
+  options: {
+    // like the server: DATABASE_URL selects PostgreSQL
+    backend: { type: "string", default: process.env.DATABASE_URL ? "postgres" : "sqlite" },
+    count: { type: "string", default: "1000000" },
+    runs: { type: "string", default: "300" },
+    keep: { type: "string" },
+  },
+});
+const backend = values.backend as "sqlite" | "postgres";
+const count = Number(values.count);
+const runs = Number(values.runs);
+/** share of IPv6 addresses among the stored conversions */
+const IPV6_SHARE = 0.2;
+const BATCH = 5000;
+
+const dataDir = backend === "sqlite" && values.keep ? values.keep : mkdtempSync(join(tmpdir(), "ipatlas-bench-"));
+const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const schema = backend === "postgres" && values.keep ? values.keep : `ipatlas_bench_${randomBytes(4).toString("hex")}`;
+const storage = await createStorage(backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir });
+
+try {
+  const kept = (await storage.listProjects()).find((p) => p.name === "bench");
+  const project = kept ?? (await storage.createProject({ name: "bench", plan: "scale" }));
+  const fillStart = performance.now();
+  for (let done = kept ? count : 0; done < count; done += BATCH) {
+    const conversions: NewConversion[] = [];
+    for (let i = 0; i < Math.min(BATCH, count - done); i++) {
+      conversions.push(sampleConversion(Math.random() < IPV6_SHARE ? randomIpv6() : randomIpv4()));
+    }
+    await storage.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions });
+  }
+  const fillSeconds = (performance.now() - fillStart) / 1000;
+  const bytes = await diskBytes(storage);
+  if (!kept) console.log(`backend ${backend}, ${count} conversions stored in ${fillSeconds.toFixed(1)} s (${Math.round(count / fillSeconds)}/s)`);
+  console.log(`bytes per conversion on disk: ${(bytes / count).toFixed(1)} (total ${(bytes / 1e6).toFixed(1)} MB, target <= 250)`);
+
+  const cases: Array<[string, () => ListQuery["ip"]]> = [
+    ["plain", () => undefined],
+    ["ipSearch prefix 'A.' (random first octet)", () => parseIpSearch(`${octet()}.`)],
+    ["ipSearch prefix 'A.B.' (random)", () => parseIpSearch(`${octet()}.${octet()}.`)],
+    ["ipSearch CIDR A.0.0.0/8 (random)", () => parseIpSearch(`${octet()}.0.0.0/8`)],
+    ["ipSearch CIDR A.B.0.0/16 (random)", () => parseIpSearch(`${octet()}.${octet()}.0.0/16`)],
+    ["ipSearch CIDR 2001:db8::/32 (all IPv6)", () => parseIpSearch("2001:db8::/32")],
+    ["ipSearch prefix '1' (half of IPv4)", () => parseIpSearch("1")],
+  ];
+  console.log(`list, limit 50, offset 0, ${runs} runs each:`);
+  for (const [label, filter] of cases) {
+    const times: number[] = [];
+    let matched = 0;
+    for (let i = 0; i < runs + 10; i++) {
+      const start = performance.now();
+      const result = await storage.listConversions({ projectId: project.id, offset: 0, limit: 50, ip: filter() });
+      if (i >= 10) times.push(performance.now() - start);
+      matched += result.totalCount;
+    }
+    times.sort((a, b) => a - b);
+    const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(2);
+    console.log(`  ${label.padEnd(44)} p50 ${p(0.5)} ms  p99 ${p(0.99)} ms  (avg matches ${Math.round(matched / (runs + 10))})`);
+  }
+} finally {
+  await storage.close();
+  if (backend === "postgres" && !values.keep) await dropSchema();
+  if (backend === "postgres" || !values.keep) rmSync(dataDir, { recursive: true, force: true });
+}
+
+function octet(): number {
+  return 1 + Math.floor(Math.random() * 222);
+}
+
+async function diskBytes(storage: Storage): Promise<number> {
+  if (storage.kind === "sqlite") {
+    const db = (storage as unknown as { db: import("better-sqlite3").Database }).db;
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    return statSync(join(dataDir, SQLITE_FILE)).size;
+  }
+  const pool = (storage as unknown as { pool: pg.Pool }).pool;
+  await pool.query("VACUUM ANALYZE conversions");
+  const { rows } = await pool.query(
+    `SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
+    [schema],
+  );
+  return Number(rows[0].bytes);
+}
+
+async function dropSchema(): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
+}

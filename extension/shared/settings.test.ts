@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { memoryStorageArea } from "./storage-area.js";
+import {
+  DEFAULT_SETTINGS,
+  isActiveOn,
+  loadSettings,
+  normalizeSite,
+  sanitizeSettings,
+  saveSettings,
+  withSiteEnabled,
+} from "./settings.js";
+
+describe("settings", () => {
+  it("loads the defaults from empty storage", async () => {
+    expect(await loadSettings(memoryStorageArea())).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it("saves a patch over what is stored", async () => {
+    const area = memoryStorageArea();
+    await saveSettings(area, { serverUrl: " http://127.0.0.1:8787 ", apiKey: "ipa_pk_x" });
+    await saveSettings(area, { enabled: false });
+    expect(await loadSettings(area)).toMatchObject({ serverUrl: "http://127.0.0.1:8787", apiKey: "ipa_pk_x", enabled: false });
+  });
+
+  it("repairs garbage: clamps the TTL, drops non-hosts, dedups sites", () => {
+    const settings = sanitizeSettings({ cacheTtlMinutes: -5, disabledSites: ["WWW.Example.com", "example.com", 42, ""], enabled: "yes" });
+    expect(settings).toMatchObject({ cacheTtlMinutes: 1, disabledSites: ["example.com"], enabled: true });
+    expect(sanitizeSettings({ cacheTtlMinutes: "abc" }).cacheTtlMinutes).toBe(DEFAULT_SETTINGS.cacheTtlMinutes);
+  });
+
+  it("normalizes sites from URLs or host names", () => {
+    expect(normalizeSite("https://www.Wikipedia.org/wiki/IP")).toBe("wikipedia.org");
+    expect(normalizeSite("logs.internal:8080")).toBe("logs.internal");
+    expect(normalizeSite("   ")).toBeNull();
+  });
+
+  it("is off globally or per site", () => {
+    const on = { ...DEFAULT_SETTINGS, disabledSites: withSiteEnabled(DEFAULT_SETTINGS, "www.example.com", false) };
+    expect(on.disabledSites).toEqual(["example.com"]);
+    expect(isActiveOn(on, "example.com")).toBe(false);
+    expect(isActiveOn(on, "other.org")).toBe(true);
+    expect(isActiveOn({ ...on, enabled: false }, "other.org")).toBe(false);
+    expect(withSiteEnabled(on, "example.com", true)).toEqual([]);
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { parseIp } from "./parse.js";
+
+describe("parseIp", () => {
+  it.each([
+    ["8.8.8.8", "8.8.8.8", "ipv4"],
+    [" 8.8.8.8\n", "8.8.8.8", "ipv4"],
+    ["\t81.2.69.160  ", "81.2.69.160", "ipv4"],
+    ["0.0.0.0", "0.0.0.0", "ipv4"],
+    ["2001:DB8:0:0:0:0:0:1", "2001:db8::1", "ipv6"],
+    ["2001:0db8:0000:0000:0001:0000:0000:0001", "2001:db8::1:0:0:1", "ipv6"],
+    ["2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1", "ipv6"],
+    ["::", "::", "ipv6"],
+    ["::1", "::1", "ipv6"],
+    ["::FFFF:8.8.8.8", "::ffff:8.8.8.8", "ipv6"],
+    ["::ffff:808:808", "::ffff:8.8.8.8", "ipv6"],
+  ])("reads %j as %s (%s)", (input, canonical, type) => {
+    const parsed = parseIp(input);
+    expect(parsed?.ip).toBe(canonical);
+    expect(parsed?.type).toBe(type);
+  });
+
+  it("locates an IPv4-mapped IPv6 address by its embedded IPv4", () => {
+    const parsed = parseIp("::ffff:8.8.8.8")!;
+    expect(parsed.type).toBe("ipv6");
+    expect(parsed.lookupIp).toBe("8.8.8.8");
+    expect(parsed.lookupVersion).toBe(4);
+  });
+
+  it("looks a plain IPv6 address up as itself", () => {
+    const parsed = parseIp("2a00:1450:4001::1")!;
+    expect(parsed.lookupIp).toBe("2a00:1450:4001::1");
+    expect(parsed.lookupVersion).toBe(6);
+  });
+
+  it.each([
+    "",
+    "   ",
+    "010.0.0.1",
+    "1.02.3.4",
+    "127.1",
+    "0x7f.0.0.1",
+    "1.2.3.4.5",
+    "256.1.1.1",
+    "1.2.3.-4",
+    "fe80::1%eth0",
+    "fe80::1%1",
+    "1.2.3.4/24",
+    "2001:db8::/32",
+    "1.2.3.4:80",
+    "[2001:db8::1]:443",
+    "[::1]",
+    "example.com",
+    "localhost",
+    "::ffff:010.0.0.1",
+    "1:2:3:4:5:6:7:8:9",
+    "2001:db8:::1",
+    "1.2.3.4 5.6.7.8",
+    "8.8.8.8\u0000",
+  ])("rejects %j", (input) => {
+    expect(parseIp(input)).toBeNull();
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Strict address parsing (contract §3): surrounding whitespace is trimmed; leading-zero IPv4
+ * octets, zone ids, CIDR suffixes, ports and hostnames are invalid. Browser-safe (ipaddr.js only),
+ * so the server, the dashboard and the extension read an address the same way.
+ */
+import ipaddr from "ipaddr.js";
+
+export type IpVersion = 4 | 6;
+
+export interface ParsedIp {
+  /** canonical text: dotted quad, or RFC 5952 (mixed notation for IPv4-mapped, RFC 5952 §5) */
+  ip: string;
+  type: "ipv4" | "ipv6";
+  address: ipaddr.IPv4 | ipaddr.IPv6;
+  /** what geolocation looks up: the embedded IPv4 of an IPv4-mapped address, else the address itself */
+  lookup: ipaddr.IPv4 | ipaddr.IPv6;
+  /** canonical text of `lookup` */
+  lookupIp: string;
+  lookupVersion: IpVersion;
+}
+
+/** Parses one address strictly; null when it is not exactly one IPv4 or IPv6 address. */
+export function parseIp(input: string): ParsedIp | null {
+  const text = input.trim();
+  const address = parseAddress(text);
+  if (!address) return null;
+  if (address.kind() === "ipv4") {
+    // parseAddress accepts IPv4 only in its canonical form, so the text is the canonical text.
+    return { ip: text, type: "ipv4", address, lookup: address, lookupIp: text, lookupVersion: 4 };
+  }
+  const v6 = address as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) {
+    const v4 = v6.toIPv4Address();
+    const lookupIp = v4.toString();
+    return { ip: `::ffff:${lookupIp}`, type: "ipv6", address: v6, lookup: v4, lookupIp, lookupVersion: 4 };
+  }
+  const ip = v6.toRFC5952String();
+  return { ip, type: "ipv6", address: v6, lookup: v6, lookupIp: ip, lookupVersion: 6 };
+}
+
+/** The address of already-trimmed text, or null. Shared with CIDR parsing so both are equally strict. */
+export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  if (text.length === 0 || text.length > 45) return null;
+  if (text.includes(":")) {
+    // ipaddr.js accepts zone ids (`fe80::1%eth0`); the contract does not.
+    if (text.includes("%") || !ipaddr.IPv6.isValid(text)) return null;
+    // An embedded dotted quad (`::ffff:1.2.3.4`) follows the same no-leading-zero rule.
+    const lastColon = text.lastIndexOf(":");
+    const tail = text.slice(lastColon + 1);
+    if (tail.includes(".") && !ipaddr.IPv4.isValidFourPartDecimal(tail)) return null;
+    return ipaddr.IPv6.parse(text);
+  }
+  // ipaddr.js also reads `127.1`, hex and octal (`010` = 8); only text that is already the
+  // canonical dotted quad survives the round trip, which rules all of those out in one parse.
+  let address: ipaddr.IPv4;
+  try {
+    address = ipaddr.IPv4.parse(text);
+  } catch {
+    return null;
+  }
+  return address.toString() === text ? address : null;
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { originAllowed, parseOriginPattern } from "./index.js";
+
+const normalized = (input: string) => {
+  const result = parseOriginPattern(input);
+  return result.ok ? result.normalized : `error: ${result.error}`;
+};
+
+describe("parseOriginPattern", () => {
+  it("normalises the four kinds of pattern", () => {
+    expect(normalized(" Example.COM ")).toBe("example.com");
+    expect(normalized("*.Example.com")).toBe("*.example.com");
+    expect(normalized("localhost:5173")).toBe("localhost:5173");
+    expect(normalized("https://App.example.com:8443/")).toBe("https://app.example.com:8443");
+    expect(normalized("https://app.example.com:443")).toBe("https://app.example.com");
+    expect(normalized("chrome-extension://abcdefghijklmnopabcdefghijklmnop")).toBe("chrome-extension://abcdefghijklmnopabcdefghijklmnop");
+    expect(normalized("moz-extension://1b2c3d4e-0000-4000-8000-123456789abc")).toBe("moz-extension://1b2c3d4e-0000-4000-8000-123456789abc");
+    expect(normalized("bücher.de")).toBe("xn--bcher-kva.de");
+    expect(normalized("127.0.0.1:8080")).toBe("127.0.0.1:8080");
+  });
+
+  it("refuses what is not an origin pattern", () => {
+    for (const bad of ["", "   ", "example.com/path", "https://example.com/path", "ftp://example.com", "ex ample.com",
+      "*", "*.", "a.*.example.com", "https://*.example.com", "example.com:99999", "user@example.com", "example.com?x=1", "-bad-.com"]) {
+      expect(parseOriginPattern(bad).ok, bad).toBe(false);
+    }
+  });
+});
+
+describe("originAllowed", () => {
+  it("host patterns: http and https on default ports only", () => {
+    expect(originAllowed("example.com", "https://example.com")).toBe(true);
+    expect(originAllowed("example.com", "http://EXAMPLE.com")).toBe(true);
+    expect(originAllowed("example.com", "https://example.com:8443")).toBe(false);
+    expect(originAllowed("example.com", "https://www.example.com")).toBe(false);
+    expect(originAllowed("example.com", "https://example.com.evil.test")).toBe(false);
+  });
+
+  it("wildcards match subdomains, not the apex", () => {
+    expect(originAllowed("*.example.com", "https://app.example.com")).toBe(true);
+    expect(originAllowed("*.example.com", "https://a.b.example.com")).toBe(true);
+    expect(originAllowed("*.example.com", "https://example.com")).toBe(false);
+    expect(originAllowed("*.example.com", "https://badexample.com")).toBe(false);
+  });
+
+  it("host:port and full origins", () => {
+    expect(originAllowed("localhost:5173", "http://localhost:5173")).toBe(true);
+    expect(originAllowed("localhost:5173", "http://localhost:5174")).toBe(false);
+    expect(originAllowed("https://app.example.com:8443", "https://app.example.com:8443")).toBe(true);
+    expect(originAllowed("https://app.example.com:8443", "http://app.example.com:8443")).toBe(false);
+    expect(originAllowed("chrome-extension://abc", "chrome-extension://ABC")).toBe(true);
+    expect(originAllowed("chrome-extension://abc", "moz-extension://abc")).toBe(false);
+  });
+
+  it("compares IDNs in punycode and never allows a missing or null Origin", () => {
+    expect(originAllowed("bücher.de", "https://xn--bcher-kva.de")).toBe(true);
+    expect(originAllowed("example.com", undefined)).toBe(false);
+    expect(originAllowed("example.com", "null")).toBe(false);
+    expect(originAllowed("example.com", "https://example.com/path")).toBe(false);
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * Website origin patterns (contract §5), shared by the server (public-key checks, `website add`)
+ * and the dashboard (form validation). Browser-safe: only the global URL, no Node imports.
+ *
+ *   example.com                    https and http on default ports
+ *   *.example.com                  any subdomain (one or more labels), not the apex
+ *   localhost:5173                 that host and port, http or https
+ *   https://app.example.com:8443   exactly this origin (also chrome-extension://ID, moz-extension://UUID)
+ *
+ * Case-insensitive; internationalised names are compared in punycode (URL does the conversion).
+ */
+
+export type OriginPattern =
+  | { kind: "exact"; origin: string }
+  | { kind: "host"; host: string; port: string; wildcard: boolean };
+
+export type ParseResult = { ok: true; pattern: OriginPattern; normalized: string } | { ok: false; error: string };
+
+const EXTENSION = /^(chrome-extension|moz-extension|safari-web-extension):\/\/([a-z0-9-]+)\/?$/;
+const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
+const MAX_LENGTH = 253 + 40;
+
+/** host[:port] through URL, so IDNs become punycode and ports are checked; null when it is not just a host. */
+function parseHostPort(text: string, scheme: "http" | "https"): { host: string; port: string } | null {
+  if (!/^[^/?#@\s\\]+$/.test(text)) return null;
+  let url: URL;
+  try {
+    url = new URL(`${scheme}://${text}`);
+  } catch {
+    return null;
+  }
+  const host = url.hostname;
+  const isIp = host.startsWith("[") || /^\d+(\.\d+){3}$/.test(host);
+  if (!isIp && !HOSTNAME.test(host)) return null;
+  return { host, port: url.port };
+}
+
+function describe(pattern: OriginPattern): string {
+  if (pattern.kind === "exact") return pattern.origin;
+  return `${pattern.wildcard ? "*." : ""}${pattern.host}${pattern.port ? `:${pattern.port}` : ""}`;
+}
+
+export function parseOriginPattern(input: string): ParseResult {
+  const text = input.trim().toLowerCase();
+  const fail = (error: string): ParseResult => ({ ok: false, error });
+  if (text === "") return fail("Origin pattern is empty");
+  if (text.length > MAX_LENGTH) return fail("Origin pattern is too long");
+
+  const extension = EXTENSION.exec(text);
+  if (extension) {
+    const pattern: OriginPattern = { kind: "exact", origin: `${extension[1]}://${extension[2]}` };
+    return { ok: true, pattern, normalized: describe(pattern) };
+  }
+
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/.exec(text);
+  if (scheme) {
+    if (scheme[1] !== "http" && scheme[1] !== "https") return fail(`Unsupported scheme in origin pattern: ${scheme[1]}`);
+    const rest = scheme[2]!.replace(/\/$/, "");
+    if (rest.includes("*")) return fail("A full origin cannot contain a wildcard");
+    const hostPort = parseHostPort(rest, scheme[1]);
+    if (!hostPort) return fail(`Not an origin: ${input.trim()}`);
+    const origin = new URL(`${scheme[1]}://${rest}`).origin;
+    const pattern: OriginPattern = { kind: "exact", origin };
+    return { ok: true, pattern, normalized: describe(pattern) };
+  }
+
+  const wildcard = text.startsWith("*.");
+  const rest = wildcard ? text.slice(2) : text;
+  if (rest.includes("*")) return fail("A wildcard is allowed only as the first label: *.example.com");
+  const hostPort = parseHostPort(rest, "https");
+  if (!hostPort) return fail(`Not a host name: ${input.trim()}`);
+  // parsed as https, so an explicit :443 became "" — keep the port the user wrote
+  const port = /:(\d+)$/.exec(rest)?.[1] ?? "";
+  if (port && (Number(port) < 1 || Number(port) > 65535)) return fail(`Invalid port: ${port}`);
+  const pattern: OriginPattern = { kind: "host", host: hostPort.host, port: port ? String(Number(port)) : "", wildcard };
+  return { ok: true, pattern, normalized: describe(pattern) };
+}
+
+interface ParsedOrigin {
+  scheme: string;
+  host: string;
+  /** "" for the scheme's default port */
+  port: string;
+  origin: string;
+}
+
+function parseOrigin(origin: string): ParsedOrigin | null {
+  const text = origin.trim().toLowerCase();
+  const extension = EXTENSION.exec(text);
+  if (extension) return { scheme: extension[1]!, host: extension[2]!, port: "", origin: `${extension[1]}://${extension[2]}` };
+  if (!/^https?:\/\/[^/]+\/?$/.test(text)) return null;
+  try {
+    const url = new URL(text);
+    return { scheme: url.protocol.slice(0, -1), host: url.hostname, port: url.port, origin: url.origin };
+  } catch {
+    return null;
+  }
+}
+
+/** True when a request's Origin header is allowed by the pattern. A missing or `null` Origin never is. */
+export function originMatches(pattern: OriginPattern, origin: string | null | undefined): boolean {
+  if (!origin) return false;
+  const parsed = parseOrigin(origin);
+  if (!parsed) return false;
+  if (pattern.kind === "exact") return parsed.origin === pattern.origin;
+  if (parsed.scheme !== "http" && parsed.scheme !== "https") return false;
+  if (parsed.port !== pattern.port) return false;
+  if (pattern.wildcard) return parsed.host.endsWith(`.${pattern.host}`);
+  return parsed.host === pattern.host;
+}
+
+/** Convenience for stored (already normalised) patterns. */
+export function originAllowed(patternText: string, origin: string | null | undefined): boolean {
+  const parsed = parseOriginPattern(patternText);
+  return parsed.ok && originMatches(parsed.pattern, origin);
+}

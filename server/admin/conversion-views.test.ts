@@ -1,0 +1,63 @@
+/** The dashboard's conversion views on the real SQLite storage. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bareIpObject } from "../../lib/schemas/ip-object.js";
+import { makeDataDir } from "../../test/helpers/server.js";
+import { createStorage } from "../storage/index.js";
+import { sampleConversion } from "../storage/testing/sample.js";
+import type { Storage } from "../storage/types.js";
+import { conversionMap, conversionPage } from "./conversion-views.js";
+
+let storage: Storage;
+let projectId: string;
+
+beforeAll(async () => {
+  storage = await createStorage({ dataDir: makeDataDir() });
+  projectId = (await storage.createProject({ name: "views", plan: "scale" })).id;
+  // variant 0 is London, 5 is Sydney (server/storage/testing/sample.ts); every fourth is invalid
+  const conversions = Array.from({ length: 1100 }, (_, i) => {
+    if (i % 4 === 3) {
+      const startedAt = Date.now();
+      return { uniqueId: crypto.randomUUID(), status: "invalid-ip-address" as const, data: bareIpObject(`junk-${i}`, null), startedAt, completedAt: startedAt };
+    }
+    return sampleConversion(`10.1.${i >> 8}.${i & 255}`, i % 2 === 0 ? 0 : 5);
+  });
+  await storage.commitConversions({ projectId, period: "2026-11", limit: null, conversions });
+});
+afterAll(async () => {
+  await storage?.close();
+});
+
+describe("conversionPage", () => {
+  it("pages without a status filter in one storage query", async () => {
+    const page = await conversionPage(storage, { projectId, offset: 1090, limit: 20 });
+    expect(page).toMatchObject({ totalCount: 1100, hasMore: false });
+    expect(page.conversions).toHaveLength(10);
+  });
+
+  it("filters by status across chunk edges, counting every match", async () => {
+    const invalid = await conversionPage(storage, { projectId, offset: 270, limit: 50, status: "invalid-ip-address" });
+    expect(invalid).toMatchObject({ totalCount: 275, hasMore: false });
+    expect(invalid.conversions.map((c) => c.status)).toEqual(Array(5).fill("invalid-ip-address"));
+    const success = await conversionPage(storage, { projectId, offset: 480, limit: 50, status: "success" });
+    expect(success).toMatchObject({ totalCount: 825, hasMore: true });
+    expect(success.conversions).toHaveLength(50);
+    expect(await conversionPage(storage, { projectId, offset: 0, limit: 10, status: "failed" })).toEqual({ conversions: [], totalCount: 0, hasMore: false });
+  });
+});
+
+describe("conversionMap", () => {
+  it("counts the latest conversions by country, with ISO numeric codes, and merges close points", async () => {
+    const map = await conversionMap(storage, projectId, 1000);
+    expect(map.sampled).toBe(1000);
+    const total = map.countries.reduce((sum, c) => sum + c.count, 0);
+    expect(total).toBe(750);
+    expect(map.countries.map((c) => [c.code, c.numeric, c.name])).toEqual(
+      expect.arrayContaining([["GB", "826", "United Kingdom"], ["AU", "036", "Australia"]]),
+    );
+    // 40 latitude variants per city in the sample data, ~0.01° apart: rounded to 0.1° they merge
+    expect(map.points.length).toBeLessThanOrEqual(10);
+    expect(map.points.reduce((sum, p) => sum + p.count, 0)).toBe(750);
+    expect(map.points[0]!.count).toBeGreaterThanOrEqual(map.points.at(-1)!.count);
+    expect(map.points[0]!.label).toMatch(/^(London, United Kingdom|Sydney, Australia)$/);
+  });
+});

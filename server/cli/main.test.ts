@@ -1,0 +1,46 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main } from "./main.js";
+
+const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-cli-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main([...argv, "--data-dir", dataDir], { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {} });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("main", () => {
+  it("prints one JSON document with --json", async () => {
+    const created = await run("project", "create", "--name", "unit", "--json");
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.out).project.name).toBe("unit");
+    const list = await run("project", "list", "--json");
+    expect(JSON.parse(list.out).projects).toHaveLength(1);
+  });
+
+  it("exit 2 with one line on stderr for bad arguments", async () => {
+    for (const argv of [["nope"], ["project", "create"], ["project", "create", "--name"], ["key", "list", "--project", "x", "--extra"], ["project", "plan", "a"], ["serve", "--workers", "0"]]) {
+      const result = await run(...argv);
+      expect(result.code, argv.join(" ")).toBe(2);
+      expect(result.out).toBe("");
+      expect(result.err.split("\n"), argv.join(" ")).toHaveLength(1);
+      expect(result.err).toMatch(/^ipatlas: /);
+    }
+  });
+
+  it("exit 2 for a bad environment value", async () => {
+    const code = await main(["project", "list", "--data-dir", dataDir], { stdout: () => {}, stderr: () => {}, env: { IPATLAS_LOG_LEVEL: "loud" } });
+    expect(code).toBe(2);
+  });
+
+  it("--help lists every command group", async () => {
+    const help = await run("--help");
+    expect(help.code).toBe(0);
+    for (const group of ["serve", "project create", "key roll", "website add", "usage", "widget snippet"]) expect(help.out).toContain(`ipatlas ${group}`);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * `ipatlas serve --workers N` (issue #6): N server processes on one machine sharing one port
+ * through node:cluster, on either backend (quotas are exact across processes because each
+ * reservation is one atomic statement in the shared database).
+ *
+ * The first worker starts alone, so migrations and the first-run project happen exactly once;
+ * the others start after it listens. A worker that dies after it has served is replaced; one that
+ * dies before it ever listened stops the whole cluster (no crash loop of stack traces).
+ * SIGTERM/SIGINT reach every worker, which shut down gracefully; the primary exits 0 once all did.
+ */
+import cluster, { type Worker } from "node:cluster";
+
+export interface ClusterOptions {
+  workers: number;
+  /** where the primary reports worker deaths (default: stderr) */
+  log?: (line: string) => void;
+  /** wait before replacing a dead worker */
+  restartDelayMs?: number;
+}
+
+/** Runs `runWorker` in this process (workers <= 1, or inside a worker), or as N cluster workers. */
+export async function runClustered(options: ClusterOptions, runWorker: () => Promise<number>): Promise<number> {
+  if (cluster.isWorker) {
+    try {
+      return await runWorker();
+    } finally {
+      // The IPC channel to the primary would keep a finished (or failed) worker alive: let it go.
+      cluster.worker?.disconnect();
+    }
+  }
+  if (options.workers <= 1) return runWorker();
+  return runPrimary(options);
+}
+
+async function runPrimary(options: ClusterOptions): Promise<number> {
+  const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  const restartDelayMs = options.restartDelayMs ?? 1000;
+  const listened = new WeakSet<Worker>();
+  let stopping = false;
+
+  const fork = () =>
+    new Promise<Worker>((resolve, reject) => {
+      const worker = cluster.fork();
+      const onExit = (code: number | null, signal: string | null) =>
+        reject(new Error(`worker ${worker.process.pid} exited before listening (${signal ?? `code ${code}`})`));
+      worker.once("exit", onExit);
+      worker.once("listening", () => {
+        listened.add(worker);
+        worker.off("exit", onExit);
+        resolve(worker);
+      });
+    });
+
+  const stopAll = (signal: NodeJS.Signals) => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+  };
+  const onSignal = (signal: NodeJS.Signals) => stopAll(signal === "SIGINT" ? "SIGINT" : "SIGTERM");
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+
+  let failed = false;
+  const allExited = new Promise<void>((resolve) => {
+    cluster.on("exit", (worker, code, signal) => {
+      if (stopping) {
+        if (code !== 0 && code !== null) failed = true;
+        if (Object.keys(cluster.workers ?? {}).length === 0) resolve();
+        return;
+      }
+      // A worker that never listened is reported by fork(); only a serving worker is replaced.
+      if (!listened.has(worker)) return;
+      log(`worker ${worker.process.pid} died (${signal ?? `code ${code}`}); starting a new one`);
+      setTimeout(() => {
+        if (!stopping) fork().catch((error: Error) => fail(error));
+      }, restartDelayMs).unref();
+    });
+  });
+  const fail = (error: Error) => {
+    if (stopping) return; // asked to stop while a worker was still starting: not a failure
+    log(`Cannot start the cluster: ${error.message}`);
+    failed = true;
+    stopAll("SIGTERM");
+  };
+
+  try {
+    await fork();
+    await Promise.all(Array.from({ length: options.workers - 1 }, fork));
+  } catch (error) {
+    fail(error as Error);
+  }
+  if (Object.keys(cluster.workers ?? {}).length === 0) stopping = true;
+  else await allExited;
+  process.off("SIGTERM", onSignal);
+  process.off("SIGINT", onSignal);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { resolve } from "node:path";
+import { ConfigError, loadConfig, publicBaseUrl } from "./config.js";
+
+describe("loadConfig", () => {
+  it("has the documented defaults", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      dataDir: resolve("./data"),
+      port: 8787,
+      host: "127.0.0.1",
+      publicUrl: null,
+      trustProxy: 0,
+      publicRateLimit: 60,
+      databaseUrl: null,
+      logLevel: "info",
+      benchRoutes: false,
+    });
+  });
+
+  it("reads the environment and lets flags win", () => {
+    const config = loadConfig(
+      { IPATLAS_PORT: "9000", IPATLAS_DATA_DIR: "/tmp/a", IPATLAS_TRUST_PROXY: "2", IPATLAS_PUBLIC_URL: "https://geo.example.com/" },
+      { port: "0", dataDir: "/tmp/b" },
+    );
+    expect(config.port).toBe(0);
+    expect(config.dataDir).toBe("/tmp/b");
+    expect(config.trustProxy).toBe(2);
+    expect(config.publicUrl).toBe("https://geo.example.com");
+  });
+
+  it("refuses values that are not what they claim to be", () => {
+    expect(() => loadConfig({ IPATLAS_PORT: "abc" })).toThrow(ConfigError);
+    expect(() => loadConfig({}, { port: "70000" })).toThrow(/--port/);
+    expect(() => loadConfig({ IPATLAS_LOG_LEVEL: "loud" })).toThrow(/IPATLAS_LOG_LEVEL/);
+    expect(() => loadConfig({ IPATLAS_PUBLIC_RATE_LIMIT: "-1" })).toThrow(/IPATLAS_PUBLIC_RATE_LIMIT/);
+  });
+});
+
+describe("publicBaseUrl", () => {
+  it("prefers IPATLAS_PUBLIC_URL, else host and port", () => {
+    expect(publicBaseUrl(loadConfig({}), 1234)).toBe("http://127.0.0.1:1234");
+    expect(publicBaseUrl(loadConfig({ IPATLAS_PUBLIC_URL: "https://x.test" }), 1234)).toBe("https://x.test");
+  });
+});

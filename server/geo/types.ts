@@ -1,0 +1,31 @@
+/** What the rest of the server needs from the geolocation engine (issue #2 builds it). */
+import type { IpObject } from "../../lib/schemas/ip-object.js";
+import type { ConversionStatus } from "../../lib/schemas/api.js";
+
+export interface ConvertResult {
+  status: ConversionStatus;
+  /** Full Ip object (contract §2); for `invalid-ip-address` only `ip` is set, for `failed` `ip` and `type`. */
+  data: IpObject;
+}
+
+export interface GeoDatabaseInfo {
+  /** e.g. "city", "asn", "registered-country" */
+  name: string;
+  /** "bundled" or "maxmind" */
+  kind: string;
+  /** file path or npm package@version */
+  source: string;
+  /** ISO date the data was built, when known */
+  buildDate: string | null;
+}
+
+export interface GeoEngine {
+  /**
+   * Converts one address. Synchronous and pure apart from the clock: `now` is the instant used
+   * for `timezone.time_now`, so the caller can store the same instant as `startedAt`.
+   * Never throws: a broken lookup comes back as status `failed`.
+   */
+  convert(input: string, now: Date): ConvertResult;
+  databases(): GeoDatabaseInfo[];
+  close(): Promise<void>;
+}

@@ -1,0 +1,46 @@
+/**
+ * The envelope every API answer uses (contract §1): `{success, message, code, data, _req}` with
+ * `code` = the HTTP status. Routes answer through `reply`; anything that refuses a request throws
+ * an ApiError, which the error handler turns into the same envelope.
+ */
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Envelope } from "../../lib/schemas/envelope.js";
+import type { AppEnv } from "../app-types.js";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    message: string,
+    readonly data: Record<string, unknown> | null = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export function envelope<T>(c: Context<AppEnv>, status: number, message: string, data: T): Envelope<T> {
+  const startedAt = c.get("startedAt") ?? performance.now();
+  return {
+    success: status < 400,
+    message,
+    code: status,
+    data,
+    _req: { reqId: c.get("reqId") ?? "", resTime: Math.round((performance.now() - startedAt) * 1000) / 1000 },
+  };
+}
+
+export function reply<T>(
+  c: Context<AppEnv>,
+  status: ContentfulStatusCode,
+  message: string,
+  data: T,
+  headers: Record<string, string> = {},
+): Response {
+  return c.json(envelope(c, status, message, data), status, headers);
+}
+
+export function replyError(c: Context<AppEnv>, error: ApiError): Response {
+  return reply(c, error.status, error.message, error.data, error.headers);
+}

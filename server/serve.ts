@@ -1,0 +1,122 @@
+/**
+ * `ipatlas serve`: opens storage and the geolocation engine, mounts the app, listens, and prints
+ * exactly `IP Atlas listening on http://HOST:PORT` once requests are accepted. On an empty store
+ * it first creates project `default` and prints its secret key once, with a curl line to try.
+ * SIGTERM/SIGINT: stop accepting, finish in-flight requests, flush and close storage, exit 0
+ * within 10 s.
+ */
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { serve } from "@hono/node-server";
+import { publicBaseUrl, type Config } from "./config.js";
+import { createApp } from "./app.js";
+import type { AppDeps } from "./app-types.js";
+import { createLogger, type Logger } from "./middleware/logger.js";
+import { onClientError } from "./middleware/client-error.js";
+import { createKeyService } from "./keys/key-service.js";
+import { createAdminServices, type AdminServices } from "./services/index.js";
+import { openStorage } from "./cli/storage.js";
+import { createGeoEngine } from "./geo/index.js";
+
+// in-flight requests get this long before their connections are cut; storage then flushes and closes
+const SHUTDOWN_LIMIT_MS = 7_000;
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  /** graceful stop; resolves once everything is closed */
+  stop(): Promise<void>;
+}
+
+async function firstRun(services: AdminServices): Promise<string | null> {
+  if ((await services.listProjects()).length > 0) return null;
+  const created = await services.createProject({ name: "default", plan: "free" });
+  return created.secretKey;
+}
+
+function firstRunText(secretKey: string, baseUrl: string): string {
+  return [
+    "",
+    "First run: created project \"default\" (plan free) with this secret key. It is shown only once:",
+    "",
+    `  ${secretKey}`,
+    "",
+    "Try it:",
+    "",
+    `  curl -H 'x-api-key: ${secretKey}' '${baseUrl}/convert?ip=8.8.8.8'`,
+    "",
+  ].join("\n");
+}
+
+export async function startServer(config: Config, env: NodeJS.ProcessEnv, print: (text: string) => void, log: Logger): Promise<RunningServer> {
+  const storage = await openStorage(config, env);
+  const keys = createKeyService(storage, { pollMs: config.keyCachePollMs, onError: (error, where) => log.warn(where, { error }) });
+  const services = createAdminServices(storage, () => keys.invalidate());
+  const newSecretKey = await firstRun(services);
+  // flag URLs need the public base, which with --port 0 is known only after listening
+  let baseUrl = config.publicUrl ?? publicBaseUrl(config, config.port);
+  const engine = await createGeoEngine({
+    cityDb: config.cityDb,
+    asnDb: config.asnDb,
+    dataDir: config.dataDir,
+    publicBaseUrl: () => baseUrl,
+    logger: log,
+  });
+  const deps: AppDeps = { storage, engine, config, keys, services, log };
+  const app = createApp(deps);
+
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const created = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(created as Server));
+      created.once("error", reject);
+      created.on("clientError", onClientError);
+    });
+  } catch (error) {
+    // e.g. EADDRINUSE: release what was opened so the process can exit with the error
+    await keys.close();
+    await storage.close();
+    await engine.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  baseUrl = publicBaseUrl(config, port);
+  const listenHost = config.host.includes(":") ? `[${config.host}]` : config.host;
+  // the key first: whoever waits for the "listening" line has the whole first-run text by then
+  if (newSecretKey) print(firstRunText(newSecretKey, baseUrl));
+  print(`IP Atlas listening on http://${listenHost}:${port}`);
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_LIMIT_MS);
+      await closed;
+      clearTimeout(force);
+      await keys.close();
+      await storage.close();
+      await engine.close();
+    })());
+
+  return { url: `http://${listenHost}:${port}`, port, deps, stop };
+}
+
+/** The `serve` command: runs until SIGTERM/SIGINT, then shuts down gracefully and returns 0. */
+export async function runServer(config: Config, env: NodeJS.ProcessEnv): Promise<number> {
+  const log = createLogger(config.logLevel);
+  const running = await startServer(config, env, (text) => process.stdout.write(text + "\n"), log);
+  await new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      log.info(`${signal}: shutting down`);
+      // a second signal or a hung close must not keep the process past the 10 s promise
+      setTimeout(() => process.exit(1), 10_000).unref();
+      resolve();
+    };
+    process.once("SIGTERM", onSignal);
+    process.once("SIGINT", onSignal);
+  });
+  await running.stop();
+  return 0;
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { GroupCommitQueue } from "./group-commit.js";
+
+describe("GroupCommitQueue", () => {
+  it("writes items submitted together as one group and resolves each with its own result", async () => {
+    const groups: number[][] = [];
+    const queue = new GroupCommitQueue<number, number>(async (items) => {
+      groups.push(items);
+      return items.map((n) => n * 2);
+    });
+    const results = await Promise.all([1, 2, 3, 4].map((n) => queue.submit(n)));
+    expect(results).toEqual([2, 4, 6, 8]);
+    expect(groups).toEqual([[1, 2, 3, 4]]);
+  });
+
+  it("collects items that arrive during a write into the next group", async () => {
+    const groups: number[][] = [];
+    let release!: () => void;
+    const firstWrite = new Promise<void>((r) => (release = r));
+    const queue = new GroupCommitQueue<number, number>(async (items) => {
+      groups.push(items);
+      if (groups.length === 1) await firstWrite;
+      return items;
+    });
+    const first = queue.submit(1);
+    await new Promise((r) => setImmediate(r));
+    const later = [2, 3, 4].map((n) => queue.submit(n));
+    release();
+    await Promise.all([first, ...later]);
+    expect(groups).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it("isolates an item whose write fails: its neighbours still succeed", async () => {
+    const queue = new GroupCommitQueue<number, number>(async (items) => {
+      if (items.includes(13)) throw new Error("bad item");
+      return items;
+    });
+    const settled = await Promise.allSettled([1, 13, 2].map((n) => queue.submit(n)));
+    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  });
+
+  it("splits groups by weight", async () => {
+    const groups: number[][] = [];
+    const queue = new GroupCommitQueue<number, number>(
+      async (items) => {
+        groups.push(items);
+        return items;
+      },
+      { weigh: (n) => n as number, maxWeight: 10 },
+    );
+    await Promise.all([6, 3, 4, 9].map((n) => queue.submit(n)));
+    expect(groups).toEqual([[6, 3], [4], [9]]);
+  });
+});

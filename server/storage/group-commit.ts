@@ -1,0 +1,80 @@
+/**
+ * Group commit (issue #3 "Writes that scale"): callers that submit while a group is being
+ * written wait together and are written by the next group, in one transaction. One group is in
+ * flight at a time per queue, so the transaction cost is shared by everyone who arrived during
+ * it. Each caller's promise settles only after the group's transaction committed. Both
+ * backends use this queue; they supply `writeGroup`.
+ */
+
+export interface GroupCommitOptions {
+  /** most items per group (a bound on transaction size and statement parameters) */
+  maxItems?: number;
+  /** weight of one item (e.g. its row count) against `maxWeight` */
+  weigh?: (item: unknown) => number;
+  maxWeight?: number;
+}
+
+interface Pending<T, R> {
+  item: T;
+  resolve: (result: R) => void;
+  reject: (error: unknown) => void;
+}
+
+export class GroupCommitQueue<T, R> {
+  private pending: Pending<T, R>[] = [];
+  private running: Promise<void> | null = null;
+  private readonly maxItems: number;
+  private readonly maxWeight: number;
+  private readonly weigh: (item: T) => number;
+
+  /** `writeGroup` writes all items in one transaction and returns one result per item, in order. */
+  constructor(
+    private readonly writeGroup: (items: T[]) => Promise<R[]>,
+    options: GroupCommitOptions = {},
+  ) {
+    this.maxItems = options.maxItems ?? 512;
+    this.maxWeight = options.maxWeight ?? 50_000;
+    this.weigh = (options.weigh as (item: T) => number) ?? (() => 1);
+  }
+
+  submit(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.pending.push({ item, resolve, reject });
+      // setImmediate: everything submitted in this turn of the event loop joins the same group.
+      if (!this.running) this.running = new Promise((done) => setImmediate(() => this.run().then(done)));
+    });
+  }
+
+  /** Resolves once every item submitted so far has been written (or failed). */
+  async drain(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async run(): Promise<void> {
+    while (this.pending.length) await this.writeNext(this.takeGroup());
+    this.running = null;
+  }
+
+  private takeGroup(): Pending<T, R>[] {
+    let weight = 0;
+    let count = 0;
+    while (count < this.pending.length && count < this.maxItems) {
+      const next = this.weigh(this.pending[count]!.item);
+      if (count > 0 && weight + next > this.maxWeight) break;
+      weight += next;
+      count++;
+    }
+    return this.pending.splice(0, count);
+  }
+
+  private async writeNext(group: Pending<T, R>[]): Promise<void> {
+    try {
+      const results = await this.writeGroup(group.map((p) => p.item));
+      group.forEach((p, i) => p.resolve(results[i]!));
+    } catch (error) {
+      if (group.length === 1) return group[0]!.reject(error);
+      // One bad item must not fail its neighbours: write each alone to find it.
+      for (const p of group) await this.writeNext([p]);
+    }
+  }
+}

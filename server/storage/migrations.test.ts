@@ -1,0 +1,71 @@
+/**
+ * Migration 2 (ip folded to lower case) on a database left at version 1 with a mixed-case row:
+ * the row reads back exactly and prefix search finds it, on every backend.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bareIpObject } from "../../lib/schemas/ip-object.js";
+import { backendNames, createBackend, type Backend } from "../../test/helpers/backends.js";
+import { parseIpSearch } from "./ip-bytes.js";
+import { pendingMigrations } from "./migrations.js";
+import { createStorage, type StorageOptions } from "./index.js";
+import type { PostgresStorage } from "./postgres/storage.js";
+import type { SqliteStorage } from "./sqlite/storage.js";
+import type { Storage } from "./types.js";
+
+/** Puts the database back to schema version 1: mixed-case ip, expression index, no extra.i. */
+const BACK_TO_V1 = [
+  "UPDATE conversions SET ip = 'MiXed Input', extra = NULL WHERE ip = 'mixed input'",
+  "DELETE FROM schema_migrations WHERE version = 2",
+  "DROP INDEX conversions_ip_text",
+  "CREATE INDEX conversions_ip_text ON conversions(project, lower(ip))",
+];
+
+async function runSql(storage: Storage, statements: string[]): Promise<void> {
+  if (storage.kind === "sqlite") for (const sql of statements) (storage as SqliteStorage).db.exec(sql);
+  else for (const sql of statements) await (storage as PostgresStorage).pool.query(sql);
+}
+
+describe("pendingMigrations", () => {
+  const all = [1, 2, 3].map((version) => ({ version, name: `m${version}`, sql: "" }));
+  it("returns the missing ones in order and refuses a newer database", () => {
+    expect(pendingMigrations(all, [1]).map((m) => m.version)).toEqual([2, 3]);
+    expect(pendingMigrations(all, [1, 2, 3])).toEqual([]);
+    expect(() => pendingMigrations(all, [1, 2, 3, 4])).toThrow("The database has schema version 4, newer than this IP Atlas (3)");
+  });
+});
+
+describe.each(backendNames)("migration 2 on %s", (name) => {
+  let backend: Backend;
+  let options: StorageOptions;
+
+  beforeAll(async () => {
+    backend = await createBackend(name);
+    options = backend.storageOptions();
+  });
+  afterAll(() => backend?.dispose());
+
+  it("keeps a mixed-case input exact and searchable", async () => {
+    const first = await createStorage(options);
+    const project = await first.createProject({ name: "m", plan: "scale" });
+    const uniqueId = randomUUID();
+    const now = Date.now();
+    await first.commitConversions({
+      projectId: project.id,
+      period: "2026-11",
+      limit: null,
+      conversions: [{ uniqueId, status: "invalid-ip-address", data: bareIpObject("MiXed Input", null), startedAt: now, completedAt: now }],
+    });
+    await runSql(first, BACK_TO_V1);
+    await first.close();
+
+    const migrated = await createStorage(options);
+    try {
+      expect((await migrated.getConversion(project.id, uniqueId))?.data).toStrictEqual(bareIpObject("MiXed Input", null));
+      const found = await migrated.listConversions({ projectId: project.id, offset: 0, limit: 10, ip: parseIpSearch("mIxEd") });
+      expect(found.conversions.map((c) => c.uniqueId)).toEqual([uniqueId]);
+    } finally {
+      await migrated.close();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { bareIpObject } from "../../lib/schemas/ip-object.js";
+import { decodeRecord, encodeRecord, type EncodedRecord } from "./record-codec.js";
+import { sampleIpObject } from "./testing/sample.js";
+
+const roundTrip = (record: EncodedRecord, startedAt: number) =>
+  decodeRecord({ ...record, locationJson: record.location.json, networkJson: record.network.json }, startedAt);
+
+describe("record codec", () => {
+  const startedAt = Date.parse("2026-11-22T03:04:05.678Z");
+
+  it("round-trips a full Ip object with nothing in extra", () => {
+    for (let variant = 0; variant < 12; variant++) {
+      const data = sampleIpObject(variant % 2 ? "2001:db8::1" : "8.8.8.8", startedAt, variant);
+      const record = encodeRecord(data, startedAt);
+      expect(record.extra).toBeNull();
+      expect(roundTrip(record, startedAt)).toStrictEqual(data);
+    }
+  });
+
+  it("shares the location part between rows that differ only in ip and time", () => {
+    const a = encodeRecord(sampleIpObject("1.2.3.4", startedAt, 3), startedAt);
+    const b = encodeRecord(sampleIpObject("5.6.7.8", startedAt + 3_600_000, 3), startedAt + 3_600_000);
+    expect(a.location.hash).toEqual(b.location.hash);
+    expect(a.network.hash).toEqual(b.network.hash);
+    expect(a.location.json).not.toContain("time_now\":\"");
+  });
+
+  it("keeps negative and half-hour offsets exact", () => {
+    const data = sampleIpObject("1.2.3.4", startedAt, 2);
+    data.continent!.country!.city!.timezone!.time_now = "2026-11-21T22:04:05-05:00";
+    const record = encodeRecord(data, startedAt);
+    expect(record.tzOffset).toBe(-300);
+    expect(record.extra).toBeNull();
+    expect(roundTrip(record, startedAt)).toStrictEqual(data);
+  });
+
+  it("stores what the compact columns cannot express in extra, still exact", () => {
+    const zulu = sampleIpObject("1.2.3.4", startedAt, 0);
+    zulu.continent!.country!.city!.timezone!.time_now = "2026-11-22T03:04:05Z";
+    const oddCompletion = sampleIpObject("1.2.3.4", startedAt, 1);
+    oddCompletion.completion_time = { miliseconds: 1.5, seconds: 0.002 };
+    const subMicrosecond = sampleIpObject("1.2.3.4", startedAt, 1);
+    subMicrosecond.completion_time = { miliseconds: 0.0123456, seconds: 0.0000123456 };
+    const wrongType = { ...bareIpObject("not-an-ip", "ipv4") };
+    for (const data of [zulu, oddCompletion, subMicrosecond, wrongType]) {
+      const record = encodeRecord(data, startedAt);
+      expect(record.extra).not.toBeNull();
+      expect(roundTrip(record, startedAt)).toStrictEqual(data);
+    }
+  });
+
+  it("round-trips invalid and failed inputs", () => {
+    for (const data of [bareIpObject("  hello ", null), bareIpObject("10.0.0.1", "ipv4"), bareIpObject("::ffff:8.8.8.8", "ipv6")]) {
+      const record = encodeRecord(data, startedAt);
+      expect(record.extra).toBeNull();
+      expect(roundTrip(record, startedAt)).toStrictEqual(data);
+    }
+  });
+});
+
+describe("record codec on the real engine's output", () => {
+  it("stores every status the engine produces compactly (nothing in extra) and exactly", async () => {
+    const { createGeoEngine } = await import("../geo/index.js");
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-codec-"));
+    const engine = await createGeoEngine({ dataDir, publicBaseUrl: () => "http://127.0.0.1:8787", logger: { info() {}, warn() {}, error() {} } as never });
+    try {
+      const inputs = ["8.8.8.8", "81.2.69.160", "1.1.1.1", "2001:4860:4860::8888", "::ffff:8.8.4.4", "10.0.0.1", "::1", "Not-An-Ip", " 9.9.9.9 "];
+      for (let i = 0; i < 200; i++) inputs.push(`${1 + (i % 222)}.${(i * 37) % 256}.${(i * 11) % 256}.${(i * 7) % 254 + 1}`);
+      let withTimeNow = 0;
+      for (const input of inputs) {
+        const startedAt = Date.now() - (input.length % 5) * 1234;
+        const { data } = engine.convert(input, new Date(startedAt));
+        const record = encodeRecord(data, startedAt);
+        if (data.continent?.country?.city?.timezone?.time_now) withTimeNow++;
+        if (data.ip === data.ip?.toLowerCase()) expect(record.extra, input).toBeNull();
+        expect(roundTrip(record, startedAt), input).toStrictEqual(data);
+      }
+      expect(withTimeNow).toBeGreaterThan(100);
+    } finally {
+      await engine.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

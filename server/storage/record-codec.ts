@@ -1,0 +1,189 @@
+/**
+ * Compact records (issue #3): a conversion's Ip object is split into parts that repeat across
+ * rows (the location and the network, each stored once in its own table, addressed by a hash of
+ * its JSON) and the few values that differ per row (ip, time_now as an offset, completion time).
+ * Both backends use this one codec. Whatever the compact form cannot reproduce exactly goes into
+ * `extra`, so stored data never changes.
+ */
+import { createHash } from "node:crypto";
+import type { IpObject } from "../../lib/schemas/ip-object.js";
+import type { ConversionStatus } from "../../lib/schemas/api.js";
+import { foldAscii, ipToKey, keyType } from "./ip-bytes.js";
+
+/** A deduplicated part: stored once per distinct JSON text. */
+export interface Dimension {
+  /** first 16 bytes of the SHA-256 of `json` */
+  hash: Buffer;
+  json: string;
+}
+
+export interface EncodedRecord {
+  /** the ip text folded to lower case (ASCII), what prefix search and its index compare */
+  ip: string | null;
+  /** version byte + address bytes; also encodes `type` */
+  ipKey: Uint8Array | null;
+  location: Dimension;
+  network: Dimension;
+  /** time_now's UTC offset in minutes; null when time_now is null */
+  tzOffset: number | null;
+  /** seconds between time_now and the whole second of startedAt (normally 0) */
+  timeShift: number;
+  /** completion_time in whole microseconds (both fields derive from it); null when not derivable */
+  completionUs: number | null;
+  /** JSON of what the compact columns cannot reproduce; null for almost every row */
+  extra: string | null;
+}
+
+/** What `extra` may hold: the ip text when not lower case, an exact time_now, completion_time, or as a last resort the whole object. */
+interface Extra {
+  i?: string;
+  t?: string | null;
+  c?: IpObject["completion_time"];
+  d?: IpObject;
+}
+
+/** The per-row columns as read back, with the two dimension JSON texts joined in. */
+export interface StoredColumns {
+  ip: string | null;
+  ipKey: Uint8Array | null;
+  locationJson: string | null;
+  networkJson: string | null;
+  tzOffset: number | null;
+  timeShift: number;
+  completionUs: number | null;
+  extra: string | null;
+}
+
+export const STATUS_CODES: Record<ConversionStatus, number> = {
+  success: 0,
+  failed: 1,
+  "invalid-ip-address": 2,
+};
+const STATUS_BY_CODE: ConversionStatus[] = ["success", "failed", "invalid-ip-address"];
+
+export function statusFromCode(code: number): ConversionStatus {
+  const status = STATUS_BY_CODE[code];
+  if (!status) throw new Error(`unknown stored status code ${code}`);
+  return status;
+}
+
+/**
+ * Real traffic repeats a few thousand locations and networks, so the hash of each JSON text is
+ * remembered (bounded) instead of recomputed for every row.
+ */
+const knownDimensions = new Map<string, Dimension>();
+const KNOWN_DIMENSIONS_MAX = 50_000;
+
+export function dimension(value: unknown): Dimension {
+  const json = JSON.stringify(value);
+  let dim = knownDimensions.get(json);
+  if (!dim) {
+    dim = { hash: createHash("sha256").update(json).digest().subarray(0, 16), json };
+    if (knownDimensions.size >= KNOWN_DIMENSIONS_MAX) knownDimensions.clear();
+    knownDimensions.set(json, dim);
+  }
+  return dim;
+}
+
+const TIME_NOW = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})([+-])(\d{2}):(\d{2})$/;
+
+/**
+ * The location and network parts are stored as their own JSON text, so they come back as the API
+ * would serialise them. The per-row values are derived (type from the ip key, time_now from
+ * startedAt and an offset, seconds from miliseconds), so each derivation is checked here and
+ * falls back to `extra` when it would not reproduce the value exactly.
+ */
+export function encodeRecord(data: IpObject, startedAt: number): EncodedRecord {
+  const record: EncodedRecord = {
+    ip: data.ip === null ? null : foldAscii(data.ip),
+    ipKey: null,
+    location: dimension({ is_eu: data.is_eu, continent: withoutTimeNow(data.continent) }),
+    network: dimension({ registered_country: data.registered_country, asn: data.asn }),
+    tzOffset: null,
+    timeShift: 0,
+    completionUs: null,
+    extra: null,
+  };
+  if (data.type !== null) {
+    record.ipKey = data.ip === null ? null : ipToKey(data.ip, data.type);
+    // An ip whose type does not parse (not produced by the engine): keep the object whole.
+    if (record.ipKey === null) return { ...record, extra: JSON.stringify({ d: data } satisfies Extra) };
+  }
+  // Canonical addresses are lower case already; only invalid input can differ.
+  const extra: Extra = data.ip !== null && record.ip !== data.ip ? { i: data.ip } : {};
+
+  const timeNow = data.continent?.country?.city?.timezone?.time_now ?? null;
+  const parsedTime = timeNow === null ? null : TIME_NOW.exec(timeNow);
+  if (parsedTime) {
+    const offset = (parsedTime[2] === "-" ? -1 : 1) * (Number(parsedTime[3]) * 60 + Number(parsedTime[4]));
+    const instant = Date.parse(`${parsedTime[1]}Z`) / 1000 - offset * 60;
+    record.tzOffset = offset;
+    record.timeShift = instant - Math.floor(startedAt / 1000);
+  }
+  if (timeNow !== null && formatTimeNow(record, startedAt) !== timeNow) {
+    record.tzOffset = null;
+    record.timeShift = 0;
+    extra.t = timeNow;
+  }
+
+  const completion = data.completion_time;
+  if (completion) {
+    // The engine measures to the microsecond (server/geo/build-ip-object.ts completionTime).
+    const us = typeof completion.miliseconds === "number" ? Math.round(completion.miliseconds * 1000) : null;
+    const derived = completionFrom(us);
+    const exact =
+      derived !== null &&
+      Object.keys(completion).length === 2 &&
+      completion.miliseconds === derived.miliseconds &&
+      completion.seconds === derived.seconds;
+    if (exact) record.completionUs = us;
+    else extra.c = completion;
+  }
+
+  record.extra = Object.keys(extra).length ? JSON.stringify(extra) : null;
+  return record;
+}
+
+export function decodeRecord(row: StoredColumns, startedAt: number): IpObject {
+  const extra: Extra = row.extra === null ? {} : JSON.parse(row.extra);
+  if (extra.d) return extra.d;
+  const location = row.locationJson === null ? { is_eu: null, continent: null } : JSON.parse(row.locationJson);
+  const network = row.networkJson === null ? { registered_country: null, asn: null } : JSON.parse(row.networkJson);
+  const timezone = location.continent?.country?.city?.timezone;
+  if (timezone) timezone.time_now = "t" in extra ? extra.t : formatTimeNow(row, startedAt);
+  return {
+    ip: extra.i ?? row.ip,
+    type: row.ipKey === null ? null : keyType(row.ipKey),
+    is_eu: location.is_eu,
+    continent: location.continent,
+    registered_country: network.registered_country,
+    asn: network.asn,
+    completion_time: "c" in extra ? extra.c! : completionFrom(row.completionUs),
+  };
+}
+
+function withoutTimeNow(continent: IpObject["continent"]): IpObject["continent"] {
+  const country = continent?.country;
+  const city = country?.city;
+  const timezone = city?.timezone;
+  if (!continent || !country || !city || !timezone) return continent;
+  return { ...continent, country: { ...country, city: { ...city, timezone: { ...timezone, time_now: null } } } };
+}
+
+function formatTimeNow(row: { tzOffset: number | null; timeShift: number }, startedAt: number): string | null {
+  if (row.tzOffset === null) return null;
+  const seconds = Math.floor(startedAt / 1000) + row.timeShift + row.tzOffset * 60;
+  const local = new Date(seconds * 1000).toISOString().slice(0, 19);
+  const abs = Math.abs(row.tzOffset);
+  const sign = row.tzOffset < 0 ? "-" : "+";
+  return `${local}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+function completionFrom(us: number | null): IpObject["completion_time"] {
+  if (us === null || !Number.isSafeInteger(us)) return null;
+  return { miliseconds: us / 1000, seconds: us / 1_000_000 };
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}

@@ -1,0 +1,137 @@
+/**
+ * Row shapes shared by both dialects (same column names, times as integer milliseconds) and
+ * their mapping to the interface types, so SQLite and PostgreSQL return identical objects.
+ */
+import type { Plan } from "../../lib/schemas/api.js";
+import { decodeRecord, statusFromCode } from "./record-codec.js";
+import type { ApiKey, KeyKind, Project, StoredConversion, Website } from "./types.js";
+
+export interface ProjectRow {
+  id: string;
+  name: string;
+  plan: string;
+  created_at: number;
+}
+
+export interface KeyRow {
+  id: string;
+  project_id: string;
+  name: string;
+  kind: string;
+  prefix: string;
+  website_id: string | null;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface WebsiteRow {
+  id: string;
+  project_id: string;
+  origin: string;
+  created_at: number;
+}
+
+export interface ConversionRow {
+  id: number;
+  unique_id: string;
+  status: number;
+  ip: string | null;
+  ip_key: Uint8Array | null;
+  started_at: number;
+  completed_ms: number | null;
+  created_ms: number;
+  location_json: string | null;
+  network_json: string | null;
+  tz_offset: number | null;
+  time_shift: number;
+  completion_us: number | null;
+  extra: string | null;
+}
+
+/** The columns every conversion read selects (`c` conversions, `l` locations, `n` networks). */
+export const CONVERSION_COLUMNS = `c.id, c.unique_id, c.status, c.ip, c.ip_key, c.started_at, c.completed_ms,
+  c.created_ms, l.json AS location_json, n.json AS network_json, c.tz_offset, c.time_shift,
+  c.completion_us, c.extra`;
+
+export const CONVERSION_JOINS = `LEFT JOIN locations l ON l.id = c.location LEFT JOIN networks n ON n.id = c.network`;
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+
+export function toProject(row: ProjectRow): Project {
+  return { id: row.id, name: row.name, plan: row.plan as Plan, createdAt: iso(row.created_at) };
+}
+
+export function toKey(row: KeyRow): ApiKey {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    name: row.name,
+    kind: row.kind as KeyKind,
+    prefix: row.prefix,
+    websiteId: row.website_id,
+    createdAt: iso(row.created_at),
+    lastUsedAt: isoOrNull(row.last_used_at),
+    revokedAt: isoOrNull(row.revoked_at),
+  };
+}
+
+export function toWebsite(row: WebsiteRow): Website {
+  return { id: row.id, projectId: row.project_id, origin: row.origin, createdAt: iso(row.created_at) };
+}
+
+export function toConversion(row: ConversionRow): StoredConversion {
+  const data = decodeRecord(
+    {
+      ip: row.ip,
+      ipKey: row.ip_key,
+      locationJson: row.location_json,
+      networkJson: row.network_json,
+      tzOffset: row.tz_offset,
+      timeShift: row.time_shift,
+      completionUs: row.completion_us,
+      extra: row.extra,
+    },
+    row.started_at,
+  );
+  return {
+    id: row.id,
+    uniqueId: row.unique_id,
+    status: statusFromCode(row.status),
+    data,
+    startedAt: iso(row.started_at),
+    completedAt: row.completed_ms === null ? null : iso(row.started_at + row.completed_ms),
+    createdAt: iso(row.started_at + row.created_ms),
+  };
+}
+
+/** Keeps the first of each id, in the order asked. */
+export function inRequestOrder(ids: string[], found: StoredConversion[]): StoredConversion[] {
+  const byId = new Map(found.map((c) => [c.uniqueId, c]));
+  const seen = new Set<string>();
+  const out: StoredConversion[] = [];
+  for (const id of ids) {
+    const key = id.toLowerCase();
+    const hit = byId.get(key);
+    if (hit && !seen.has(key)) {
+      seen.add(key);
+      out.push(hit);
+    }
+  }
+  return out;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/**
+ * Filtered lists must come newest first. Two plans: walk the project's rows from the newest
+ * and skip non-matches (cheap when matches are common), or take all matches from the ip index
+ * and sort them (cheap when they are rare). The row counts decide.
+ */
+export function preferIpIndex(matches: number, projectRows: number, offset: number, limit: number): boolean {
+  const sortCost = matches;
+  const walkCost = ((offset + limit) * projectRows) / Math.max(matches, 1);
+  return sortCost <= walkCost;
+}

@@ -1,0 +1,86 @@
+/**
+ * SQLite schema. Times are integer milliseconds since the epoch; conversions keep compact
+ * columns (see ../record-codec.ts) and point at deduplicated location and network rows.
+ */
+import type { Migration } from "../migrations.js";
+
+export const SQLITE_MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: "initial schema",
+    sql: `
+      CREATE TABLE projects (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        plan TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE websites (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id),
+        origin TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        removed_at INTEGER
+      );
+      CREATE INDEX websites_project ON websites(project_id);
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id),
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        website_id TEXT,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        revoked_at INTEGER
+      );
+      CREATE INDEX api_keys_project ON api_keys(project_id);
+      CREATE TABLE change_counter (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+      INSERT INTO change_counter (id, version) VALUES (1, 0);
+      CREATE TABLE usage (
+        project INTEGER NOT NULL,
+        period TEXT NOT NULL,
+        used INTEGER NOT NULL,
+        PRIMARY KEY (project, period)
+      ) WITHOUT ROWID;
+      CREATE TABLE locations (id INTEGER PRIMARY KEY, hash BLOB NOT NULL UNIQUE, json TEXT NOT NULL);
+      CREATE TABLE networks (id INTEGER PRIMARY KEY, hash BLOB NOT NULL UNIQUE, json TEXT NOT NULL);
+      CREATE TABLE conversions (
+        id INTEGER PRIMARY KEY,
+        project INTEGER NOT NULL,
+        unique_id BLOB NOT NULL,
+        status INTEGER NOT NULL,
+        ip TEXT,
+        ip_key BLOB,
+        started_at INTEGER NOT NULL,
+        completed_ms INTEGER,
+        created_ms INTEGER NOT NULL,
+        location INTEGER,
+        network INTEGER,
+        tz_offset INTEGER,
+        time_shift INTEGER NOT NULL,
+        completion_us INTEGER,
+        extra TEXT
+      );
+      CREATE UNIQUE INDEX conversions_unique_id ON conversions(unique_id);
+      CREATE INDEX conversions_project ON conversions(project);
+      CREATE INDEX conversions_ip_text ON conversions(project, lower(ip));
+      CREATE INDEX conversions_ip_key ON conversions(project, ip_key);
+    `,
+  },
+  {
+    version: 2,
+    name: "ip column folded to lower case, plain index for prefix search",
+    // The original text of a mixed-case (invalid) input moves to extra.i; rows kept whole in
+    // extra.d already have it.
+    sql: `
+      UPDATE conversions SET extra = json_set(COALESCE(extra, '{}'), '$.i', ip)
+        WHERE ip <> lower(ip) AND (extra IS NULL OR json_extract(extra, '$.d') IS NULL);
+      UPDATE conversions SET ip = lower(ip) WHERE ip <> lower(ip);
+      DROP INDEX conversions_ip_text;
+      CREATE INDEX conversions_ip_text ON conversions(project, ip);
+    `,
+  },
+];

@@ -1,0 +1,218 @@
+/**
+ * The Storage contract, straight on createStorage, against every backend (SQLite always,
+ * PostgreSQL when TEST_DATABASE_URL is set; see test/helpers/backends.ts).
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bareIpObject } from "../../lib/schemas/ip-object.js";
+import { backendNames, createBackend, type Backend } from "../../test/helpers/backends.js";
+import { parseIpSearch } from "./ip-bytes.js";
+import { createStorage, type StorageOptions } from "./index.js";
+import { sampleConversion } from "./testing/sample.js";
+import type { NewConversion, Storage } from "./types.js";
+
+const PERIOD = "2026-11";
+
+describe.each(backendNames)("storage on %s", (name) => {
+  let backend: Backend;
+  let storage: Storage;
+  /** one database: a second createStorage with these options opens the same rows */
+  let options: StorageOptions;
+
+  beforeAll(async () => {
+    backend = await createBackend(name);
+    options = backend.storageOptions();
+    storage = await createStorage(options);
+  });
+  afterAll(async () => {
+    await storage?.close();
+    await backend?.dispose();
+  });
+
+  const newProject = (plan: "free" | "scale" = "scale") => storage.createProject({ name: `p-${randomUUID()}`, plan });
+  const commit = (projectId: string, conversions: NewConversion[], limit: number | null = null) =>
+    storage.commitConversions({ projectId, period: PERIOD, limit, conversions });
+
+  it("migrations run once: opening the same database again keeps the rows", async () => {
+    const project = await newProject();
+    await storage.migrate();
+    const again = await createStorage(options);
+    try {
+      expect(await again.getProject(project.id)).toEqual(project);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("projects, keys and websites; every change moves changeVersion", async () => {
+    const v0 = await storage.changeVersion();
+    const project = await newProject();
+    expect(project.plan).toBe("scale");
+    expect(await storage.changeVersion()).toBeGreaterThan(v0);
+    expect((await storage.listProjects()).map((p) => p.id)).toContain(project.id);
+
+    const hash = `h-${randomUUID()}`;
+    const key = await storage.createKey({ projectId: project.id, name: "default", kind: "secret", hash, prefix: "ipa_sk_Ab" });
+    const auth = await storage.findKeyByHash(hash);
+    expect(auth?.key.id).toBe(key.id);
+    expect(auth?.project.id).toBe(project.id);
+    expect(auth?.website).toBeNull();
+
+    const v1 = await storage.changeVersion();
+    const newHash = `h-${randomUUID()}`;
+    const rolled = await storage.rollKey(key.id, newHash, "ipa_sk_Cd");
+    expect(rolled?.prefix).toBe("ipa_sk_Cd");
+    expect(await storage.changeVersion()).toBeGreaterThan(v1);
+    expect(await storage.findKeyByHash(newHash)).not.toBeNull();
+    expect(await storage.findKeyByHash(hash)).toBeNull();
+
+    const v2 = await storage.changeVersion();
+    expect((await storage.revokeKey(key.id))?.revokedAt).not.toBeNull();
+    expect(await storage.changeVersion()).toBeGreaterThan(v2);
+    expect(await storage.findKeyByHash(newHash)).toBeNull();
+    expect(await storage.revokeKey(key.id)).toBeNull();
+
+    const website = await storage.createWebsite({ projectId: project.id, origin: "example.com" });
+    const publicHash = `h-${randomUUID()}`;
+    const publicKey = await storage.createKey({ projectId: project.id, name: "example.com", kind: "public", hash: publicHash, prefix: "ipa_pk_X", websiteId: website.id });
+    expect((await storage.findKeyByHash(publicHash))?.website).toEqual(website);
+    expect(await storage.listWebsites(project.id)).toEqual([website]);
+    expect((await storage.listKeys(project.id)).map((k) => k.id)).toEqual([key.id, publicKey.id]);
+
+    await storage.touchKeys([{ keyId: publicKey.id, at: Date.parse("2026-11-22T01:00:00.000Z") }]);
+    expect((await storage.getKey(publicKey.id))?.lastUsedAt).toBe("2026-11-22T01:00:00.000Z");
+
+    expect(await storage.removeWebsite(website.id)).toEqual(website);
+    expect(await storage.findKeyByHash(publicHash)).toBeNull();
+    expect(await storage.listWebsites(project.id)).toEqual([]);
+    expect(await storage.removeWebsite(website.id)).toBeNull();
+
+    expect((await storage.setPlan(project.id, "free"))?.plan).toBe("free");
+    expect(await storage.setPlan(randomUUID(), "free")).toBeNull();
+  });
+
+  it("stores conversions exactly and reads them back by id, in request order", async () => {
+    const project = await newProject();
+    const other = await newProject();
+    const startedAt = Date.now();
+    const conversions: NewConversion[] = [
+      sampleConversion("8.8.8.8", 1),
+      sampleConversion("2001:db8::5", 2),
+      { uniqueId: randomUUID(), status: "invalid-ip-address", data: bareIpObject("Not An IP", null), startedAt, completedAt: startedAt },
+      { uniqueId: randomUUID(), status: "failed", data: bareIpObject("1.1.1.1", "ipv4"), startedAt, completedAt: startedAt + 2 },
+    ];
+    expect(await commit(project.id, conversions)).toEqual({ accepted: true, used: 4 });
+
+    for (const c of conversions) {
+      const stored = await storage.getConversion(project.id, c.uniqueId);
+      expect(stored?.data).toStrictEqual(c.data);
+      expect(stored?.status).toBe(c.status);
+      expect(stored?.startedAt).toBe(new Date(c.startedAt).toISOString());
+      expect(stored?.completedAt).toBe(new Date(c.completedAt).toISOString());
+      expect(Date.parse(stored!.createdAt)).toBeGreaterThanOrEqual(c.startedAt);
+      expect(await storage.getConversion(other.id, c.uniqueId)).toBeNull();
+    }
+    const ids = [conversions[2]!.uniqueId, randomUUID(), conversions[0]!.uniqueId.toUpperCase(), conversions[2]!.uniqueId];
+    const many = await storage.getConversions(project.id, ids);
+    expect(many.map((c) => c.uniqueId)).toEqual([conversions[2]!.uniqueId, conversions[0]!.uniqueId]);
+    expect(await storage.getConversions(other.id, ids)).toEqual([]);
+  });
+
+  it("lists newest first with offset, totalCount and ipSearch by prefix and CIDR", async () => {
+    const project = await newProject();
+    const ips = ["10.1.2.3", "10.1.9.9", "10.2.0.1", "192.168.0.1", "2001:db8::1", "2001:db9::1", "::ffff:10.1.2.3", "HELLO"];
+    for (const ip of ips) {
+      const conversion = sampleConversion(ip);
+      if (ip === "HELLO") Object.assign(conversion, { status: "invalid-ip-address", data: bareIpObject(ip, null) });
+      await commit(project.id, [conversion]);
+    }
+    const all = await storage.listConversions({ projectId: project.id, offset: 0, limit: 50 });
+    expect(all.totalCount).toBe(ips.length);
+    expect(all.conversions.map((c) => c.data.ip)).toEqual([...ips].reverse());
+
+    const page = await storage.listConversions({ projectId: project.id, offset: 2, limit: 3 });
+    expect(page.conversions.map((c) => c.data.ip)).toEqual([...ips].reverse().slice(2, 5));
+    expect(page.totalCount).toBe(ips.length);
+
+    const search = async (text: string) => {
+      const result = await storage.listConversions({ projectId: project.id, offset: 0, limit: 50, ip: parseIpSearch(text) });
+      expect(result.totalCount).toBe(result.conversions.length);
+      return result.conversions.map((c) => c.data.ip);
+    };
+    expect(await search("10.1.")).toEqual(["10.1.9.9", "10.1.2.3"]);
+    expect(await search("hel")).toEqual(["HELLO"]);
+    expect(await search("2001:DB8")).toEqual(["2001:db8::1"]);
+    expect(await search("10.0.0.0/8")).toEqual(["10.2.0.1", "10.1.9.9", "10.1.2.3"]);
+    expect(await search("10.1.0.0/16")).toEqual(["10.1.9.9", "10.1.2.3"]);
+    expect(await search("2001:db8::/32")).toEqual(["2001:db8::1"]);
+    expect(await search("::ffff:0:0/96")).toEqual(["::ffff:10.1.2.3"]);
+    expect(await search("0.0.0.0/0")).toHaveLength(4);
+    expect(await search("172.16.0.0/12")).toEqual([]);
+    expect(await search("zzz")).toEqual([]);
+  });
+
+  it("a refused batch stores and counts nothing", async () => {
+    const project = await newProject("free");
+    expect(await commit(project.id, [sampleConversion(), sampleConversion()], 3)).toEqual({ accepted: true, used: 2 });
+    const refused = [sampleConversion(), sampleConversion()];
+    expect(await commit(project.id, refused, 3)).toEqual({ accepted: false, used: 2 });
+    expect(await storage.getConversion(project.id, refused[0]!.uniqueId)).toBeNull();
+    expect(await storage.usage(project.id, PERIOD)).toBe(2);
+    expect(await commit(project.id, [sampleConversion()], 3)).toEqual({ accepted: true, used: 3 });
+    expect(await storage.usage(project.id, "2026-12")).toBe(0);
+  });
+
+  it("1200 concurrent single-conversion batches on limit 1000: exactly 1000 accepted and stored", async () => {
+    const project = await newProject("free");
+    const results = await Promise.all(Array.from({ length: 1200 }, () => commit(project.id, [sampleConversion()], 1000)));
+    expect(results.filter((r) => r.accepted)).toHaveLength(1000);
+    expect(await storage.usage(project.id, PERIOD)).toBe(1000);
+    expect((await storage.listConversions({ projectId: project.id, offset: 0, limit: 1 })).totalCount).toBe(1000);
+    expect(await countRows(storage, project.id)).toBe(1000);
+  });
+
+  it("two Storage instances on one database share the quota exactly", async () => {
+    const second = await createStorage(options);
+    try {
+      const project = await newProject("free");
+      const results = await Promise.all(
+        Array.from({ length: 1200 }, (_, i) =>
+          (i % 2 ? second : storage).commitConversions({ projectId: project.id, period: PERIOD, limit: 1000, conversions: [sampleConversion()] }),
+        ),
+      );
+      expect(results.filter((r) => r.accepted)).toHaveLength(1000);
+      expect(await second.usage(project.id, PERIOD)).toBe(1000);
+      expect(await countRows(storage, project.id)).toBe(1000);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("a batch for an unknown project fails alone; its neighbours commit", async () => {
+    const project = await newProject();
+    const good = sampleConversion();
+    const [ok, bad] = await Promise.allSettled([commit(project.id, [good]), commit(randomUUID(), [sampleConversion()])]);
+    expect(ok.status).toBe("fulfilled");
+    expect(bad.status).toBe("rejected");
+    expect(await storage.getConversion(project.id, good.uniqueId)).not.toBeNull();
+  });
+
+  it("close waits for pending commits", async () => {
+    const extra = await createStorage(options);
+    const project = await extra.createProject({ name: "closing", plan: "scale" });
+    const conversion = sampleConversion();
+    const pending = extra.commitConversions({ projectId: project.id, period: PERIOD, limit: null, conversions: [conversion] });
+    await extra.close();
+    expect((await pending).accepted).toBe(true);
+    expect(await storage.getConversion(project.id, conversion.uniqueId)).not.toBeNull();
+  });
+});
+
+async function countRows(storage: Storage, projectId: string): Promise<number> {
+  let count = 0;
+  for (let offset = 0; ; offset += 50) {
+    const page = await storage.listConversions({ projectId, offset, limit: 50 });
+    count += page.conversions.length;
+    if (page.conversions.length < 50) return count;
+  }
+}

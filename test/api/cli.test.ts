@@ -1,0 +1,112 @@
+/** Every command of contract §8 through the real `ipatlas` binary, its --json documents and its exit codes. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { backendNames, createBackend, type Backend } from "../helpers/backends.js";
+import { makeDataDir, ROOT, runCli } from "../helpers/server.js";
+
+const exec = promisify(execFile);
+/** every CLI run is a fresh Node process; the machine is shared */
+const SLOW = 180_000;
+const BIN = join(ROOT, "bin/ipatlas.js");
+
+describe.each(backendNames)("ipatlas CLI (%s)", (backendName) => {
+  let backend: Backend;
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  const cli = <T = any>(...args: string[]) => runCli<T>(dataDir, env, ...args);
+
+  /** runs without --json and reports exit code and streams */
+  async function raw(...args: string[]) {
+    try {
+      const { stdout, stderr } = await exec(process.execPath, [BIN, ...args, "--data-dir", dataDir], { env, cwd: ROOT });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  }
+
+  beforeAll(async () => {
+    backend = await createBackend(backendName);
+    dataDir = makeDataDir();
+    env = { ...process.env, ...backend.env };
+  });
+  afterAll(async () => {
+    await backend.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("runs the whole project / key / website / usage cycle with one JSON document each", async () => {
+    const created = await cli("project", "create", "--name", "Shop", "--plan", "starter");
+    expect(created).toEqual({ project: { id: expect.any(String), name: "Shop", plan: "starter" }, secretKey: expect.stringMatching(/^ipa_sk_/) });
+    const projectId = created.project.id;
+
+    const projects = await cli("project", "list");
+    expect(projects.projects).toContainEqual({ id: projectId, name: "Shop", plan: "starter", used: 0, limit: 10000 });
+
+    expect((await cli("project", "plan", projectId, "growth")).project).toEqual({ id: projectId, name: "Shop", plan: "growth" });
+
+    const key = await cli("key", "create", "--project", projectId, "--name", "backend");
+    expect(key.key).toMatchObject({ id: expect.any(String), name: "backend", prefix: key.secretKey.slice(0, 11) });
+    const keys = await cli("key", "list", "--project", projectId);
+    expect(keys.keys.map((k: { name: string }) => k.name).sort()).toEqual(["backend", "default"]);
+    for (const k of keys.keys) expect(Object.keys(k)).toEqual(expect.arrayContaining(["id", "name", "kind", "prefix", "createdAt", "lastUsedAt"]));
+    expect(JSON.stringify(keys)).not.toContain(key.secretKey);
+
+    const rolled = await cli("key", "roll", key.key.id);
+    expect(rolled.secretKey).toMatch(/^ipa_sk_/);
+    expect(rolled.secretKey).not.toBe(key.secretKey);
+    expect((await cli("key", "revoke", key.key.id)).key.id).toBe(key.key.id);
+
+    const website = await cli("website", "add", "--project", projectId, "--origin", "Shop.Example.com");
+    expect(website).toEqual({
+      website: { id: expect.any(String), origin: "shop.example.com", projectId },
+      publicKey: expect.stringMatching(/^ipa_pk_/),
+      snippet: expect.stringMatching(/<script async src="http:\/\/[^"]+\/widget\/[^"]+\.js" integrity="sha384-/),
+    });
+    expect(website.snippet).toContain(`data-key="${website.publicKey}"`);
+    const rolledPublic = await cli("key", "roll", (await cli("key", "list", "--project", projectId)).keys.find((k: { kind: string }) => k.kind === "public").id);
+    expect(rolledPublic.publicKey).toMatch(/^ipa_pk_/);
+    const websites = await cli("website", "list", "--project", projectId);
+    expect(websites.websites).toEqual([{ id: website.website.id, origin: "shop.example.com", projectId, keyPrefix: rolledPublic.publicKey.slice(0, 11) }]);
+    expect((await cli("website", "remove", website.website.id)).website.id).toBe(website.website.id);
+    expect((await cli("website", "list", "--project", projectId)).websites).toEqual([]);
+
+    const usage = await cli("usage", "--project", projectId);
+    expect(usage).toEqual({ plan: "growth", used: 0, limit: 100000, periodStart: expect.stringMatching(/-01T00:00:00\.000Z$/), periodEnd: expect.stringMatching(/-01T00:00:00\.000Z$/) });
+  }, SLOW);
+
+  it("prints readable text without --json", async () => {
+    const out = await raw("project", "create", "--name", "Readable");
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/Secret key \(shown once.*\): ipa_sk_/);
+  });
+
+  it("bad arguments: one line on stderr and exit code 2", async () => {
+    const cases = [
+      ["project", "create"],
+      ["project", "create", "--name", "x", "--plan", "platinum"],
+      ["project", "create", "--name", "x", "--bogus"],
+      ["project", "plan", "only-one-arg"],
+      ["project", "plan", "no-such-project", "free"],
+      ["key", "create", "--project", "no-such-project", "--name", "x"],
+      ["key", "roll", "no-such-key"],
+      ["website", "add", "--project", "no-such-project", "--origin", "https://example.com/path"],
+      ["usage"],
+      ["frobnicate"],
+      [],
+    ];
+    for (const args of cases) {
+      const out = await raw(...args, "--json");
+      expect(out.code, args.join(" ")).toBe(2);
+      expect(out.stdout, args.join(" ")).toBe("");
+      expect(out.stderr.trim().split("\n"), args.join(" ")).toHaveLength(args.length ? 1 : out.stderr.trim().split("\n").length);
+    }
+    const origin = await raw("website", "add", "--project", (await cli("project", "create", "--name", "o")).project.id, "--origin", "ftp://x.test");
+    expect(origin.code).toBe(2);
+    expect(origin.stderr).toMatch(/scheme/);
+  }, SLOW);
+});

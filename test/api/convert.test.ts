@@ -1,0 +1,131 @@
+/** GET and POST /convert over HTTP (contract §2–§4): answers, stored records, every body error. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backendNames } from "../helpers/backends.js";
+import { convertResponseSchema, bulkConvertResponseSchema, conversionSchema } from "../../lib/schemas/api.js";
+import { MESSAGES } from "../../lib/schemas/messages.js";
+import { expectEnvelope, startApi, type ApiHarness } from "./harness.js";
+
+describe.each(backendNames)("convert (%s)", (backendName) => {
+  let api: ApiHarness;
+  let key: string;
+
+  beforeAll(async () => {
+    api = await startApi(backendName);
+    key = (await api.project("scale")).secretKey;
+  });
+  afterAll(() => api.stop());
+
+  const get = (id: string) => api.call(`/conversions/get?conversionId=${id}`, { key });
+
+  it("GET converts an address, answers the Ip object and stores it", async () => {
+    const answer = await api.call("/convert?ip=8.8.8.8", { key });
+    expectEnvelope(answer, 200, MESSAGES.success);
+    const ip = convertResponseSchema.parse(answer.body.data)!;
+    expect(ip).toMatchObject({ ip: "8.8.8.8", type: "ipv4" });
+    expect(ip.continent?.country?.code).toBe("US");
+    const id = answer.headers.get("x-conversion-id")!;
+    const stored = await get(id);
+    expectEnvelope(stored, 200, MESSAGES.success);
+    const conversion = conversionSchema.parse(stored.body.data);
+    expect(conversion).toMatchObject({ uniqueId: id, status: "success" });
+    expect(conversion.data).toEqual(ip);
+    expect(conversion.completedAt).not.toBeNull();
+    expect(conversion.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it("GET canonicalises IPv6 and keeps private addresses a success without location", async () => {
+    const v6 = await api.call(`/convert?ip=${encodeURIComponent(" 2001:4860:4860:0:0:0:0:8888 ")}`, { key });
+    expectEnvelope(v6, 200);
+    expect(v6.body.data).toMatchObject({ ip: "2001:4860:4860::8888", type: "ipv6" });
+    const mapped = await api.call(`/convert?ip=${encodeURIComponent("::ffff:8.8.8.8")}`, { key });
+    expect(mapped.body.data.type).toBe("ipv6");
+    const local = await api.call("/convert?ip=10.1.2.3", { key });
+    expectEnvelope(local, 200, MESSAGES.success);
+    expect(local.body.data).toMatchObject({ ip: "10.1.2.3", type: "ipv4", continent: null, asn: null });
+  });
+
+  it("GET without ip converts the caller's own address", async () => {
+    for (const path of ["/convert", "/convert?ip="]) {
+      const answer = await api.call(path, { key });
+      expectEnvelope(answer, 200);
+      expect(answer.body.data.ip).toBe("127.0.0.1");
+    }
+  });
+
+  it("GET answers 400 for an invalid address, and still stores it", async () => {
+    for (const bad of ["not-an-ip", "010.0.0.1", "fe80::1%eth0", "10.0.0.0/8", "8.8.8.8:53", "example.com"]) {
+      const answer = await api.call(`/convert?ip=${encodeURIComponent(bad)}`, { key });
+      expectEnvelope(answer, 400, MESSAGES.invalidIp);
+      expect(answer.body.data).toBeNull();
+      const stored = await get(answer.headers.get("x-conversion-id")!);
+      expect(stored.body.data).toMatchObject({ status: "invalid-ip-address", data: { ip: bad, type: null, continent: null } });
+    }
+  });
+
+  it("POST converts in request order, duplicates included, one stored record each", async () => {
+    const ips = ["8.8.8.8", "bogus", "1.1.1.1", "8.8.8.8"];
+    const answer = await api.call("/convert", { key, json: { ips } });
+    expectEnvelope(answer, 200, MESSAGES.success);
+    const items = bulkConvertResponseSchema.parse(answer.body.data);
+    expect(items.map((item) => item.ip)).toEqual(ips);
+    expect(items[1]!.conversion).toBeNull();
+    expect(items[0]!.conversion?.ip).toBe("8.8.8.8");
+    expect(new Set(items.map((item) => item.conversionId)).size).toBe(4);
+    const stored = await api.call("/conversions/get", { key, json: { conversionIds: items.map((item) => item.conversionId) } });
+    expect(stored.body.data.conversions.map((c: { status: string }) => c.status)).toEqual(["success", "invalid-ip-address", "success", "success"]);
+  });
+
+  it("POST takes 5000 addresses", async () => {
+    const ips = Array.from({ length: 5000 }, (_, i) => `11.${(i >> 8) & 255}.${i & 255}.1`);
+    const answer = await api.call("/convert", { key, json: { ips } });
+    expectEnvelope(answer, 200);
+    expect(answer.body.data).toHaveLength(5000);
+  });
+
+  it("POST refuses every malformed body with a message naming the problem and stores nothing", async () => {
+    const before = (await api.call("/conversions/list?limit=1", { key })).body.data.totalCount;
+    const cases: Array<[unknown, string]> = [
+      [{}, MESSAGES.ipsNotStrings],
+      [{ ips: "8.8.8.8" }, MESSAGES.ipsNotStrings],
+      [{ ips: [1, 2] }, MESSAGES.ipsNotStrings],
+      [{ ips: ["8.8.8.8", null] }, MESSAGES.ipsNotStrings],
+      [[], MESSAGES.ipsNotStrings],
+      [null, MESSAGES.ipsNotStrings],
+      [{ ips: [] }, MESSAGES.ipsCount],
+      [{ ips: Array.from({ length: 5001 }, () => "8.8.8.8") }, MESSAGES.ipsCount],
+    ];
+    for (const [json, message] of cases) {
+      expectEnvelope(await api.call("/convert", { key, json }), 400, message);
+    }
+    expectEnvelope(await api.call("/convert", { key, body: "{\"ips\": [", headers: { "content-type": "application/json" } }), 400, MESSAGES.invalidJson);
+    expectEnvelope(await api.call("/convert", { key, body: JSON.stringify({ ips: ["8.8.8.8"] }) }), 415, MESSAGES.unsupportedMediaType);
+    expectEnvelope(await api.call("/convert", { key, body: JSON.stringify({ ips: ["8.8.8.8"] }), headers: { "content-type": "text/plain" } }), 415);
+    const huge = JSON.stringify({ ips: ["x".repeat(1024 * 1024)] });
+    expectEnvelope(await api.call("/convert", { key, body: huge, headers: { "content-type": "application/json" } }), 413, MESSAGES.bodyTooLarge);
+    const after = (await api.call("/conversions/list?limit=1", { key })).body.data.totalCount;
+    expect(after).toBe(before);
+  });
+});
+
+describe.each(backendNames)("convert with a broken city database (%s)", (backendName) => {
+  let api: ApiHarness;
+  let key: string;
+
+  beforeAll(async () => {
+    api = await startApi(backendName, { IPATLAS_CITY_DB: "/nonexistent/GeoLite2-City.mmdb" });
+    key = (await api.project("scale")).secretKey;
+  });
+  afterAll(() => api.stop());
+
+  it("answers 200 Conversion failed with data null and stores status failed with ip and type", async () => {
+    const answer = await api.call("/convert?ip=8.8.8.8", { key });
+    expectEnvelope(answer, 200, MESSAGES.conversionFailed);
+    expect(answer.body.data).toBeNull();
+    const stored = await api.call(`/conversions/get?conversionId=${answer.headers.get("x-conversion-id")}`, { key });
+    expect(stored.body.data).toMatchObject({ status: "failed", data: { ip: "8.8.8.8", type: "ipv4", continent: null, asn: null } });
+    const bulk = await api.call("/convert", { key, json: { ips: ["8.8.8.8", "10.0.0.1"] } });
+    expectEnvelope(bulk, 200, MESSAGES.success);
+    expect(bulk.body.data[0].conversion).toBeNull();
+    expect(bulk.body.data[1].conversion).toMatchObject({ ip: "10.0.0.1" });
+  });
+});

@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+
+// Unit tests sit beside their modules (`*.test.ts`); integration and end-to-end tests live in
+// test/. Both start real things (servers, databases, Chromium), so timeouts are generous and
+// files run two at a time on this two-core machine.
+export default defineConfig({
+  esbuild: { jsx: "automatic", jsxImportSource: "preact" },
+  test: {
+    include: ["{lib,server,widget,dashboard,extension,test}/**/*.test.{ts,tsx}"],
+    exclude: ["**/node_modules/**", ".output/**", "dist/**"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    maxWorkers: 2,
+  },
+});
