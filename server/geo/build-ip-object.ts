@@ -74,7 +74,8 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
         }
       : null;
 
-  const asn = lookups.asn && (lookups.asn.number !== null || lookups.asn.name) ? lookups.asn : null;
+  // A copy, as for the subdivision: the source's object is shared by every address of its network.
+  const asn = lookups.asn && (lookups.asn.number !== null || lookups.asn.name) ? { number: lookups.asn.number, name: lookups.asn.name } : null;
   const milliseconds = performance.now() - context.startedAt;
   return {
     ip: parsed.ip,

@@ -12,6 +12,7 @@ import { buildIpObject, completionTime } from "./build-ip-object.js";
 import { loadBundledIndex } from "./bundled-index.js";
 import { BundledAsn, BundledCity, MaxMindAsn, MaxMindCity, UnavailableSource, type AsnSource, type CitySource } from "./sources.js";
 import { hasFlagSvg } from "./flag-files.js";
+import { PartTokens } from "./part-tokens.js";
 
 export type { GeoLogger } from "./logger.js";
 
@@ -65,6 +66,8 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
     return url;
   };
 
+  const partTokens = new PartTokens();
+
   // A broken database fails every lookup; one log line per 10 s says so without flooding the log.
   let lastFailureLog = -Infinity;
   let failuresSinceLog = 0;
@@ -91,8 +94,9 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
     try {
       const located = city.lookup(parsed);
       const registeredCountry = city.hasRegisteredCountry ? (located?.registeredCountry ?? null) : bundled!.registeredCountry(parsed);
-      const data = buildIpObject(parsed, { located, registeredCountry, asn: asn.lookup(parsed) }, { now, flagUrl, startedAt });
-      return { status: "success", data };
+      const network = asn.lookup(parsed);
+      const data = buildIpObject(parsed, { located, registeredCountry, asn: network }, { now, flagUrl, startedAt });
+      return { status: "success", data, parts: partTokens.of(located, registeredCountry, network, options.publicBaseUrl()) };
     } catch (error) {
       logFailure(parsed.ip, error);
       return { status: "failed", data: bareIpObject(parsed.ip, parsed.type) };

@@ -156,18 +156,22 @@ export class MaxMindAsn implements AsnSource {
 
 /** ASN (RouteViews / DB-IP) and registered country (NRO delegations) from the bundled CSV index. */
 export class BundledAsn implements AsnSource {
+  // One object per value, made on first use: equal answers are the same object (see part-tokens.ts).
+  private readonly asns: Array<{ number: number | null; name: string | null }> = [];
+  private readonly countries: Place[] = [];
+
   constructor(private readonly index: BundledIndex) {}
 
   lookup(parsed: ParsedIp) {
     const value = parsed.lookupVersion === 4 ? this.index.asn4.find(ipv4Words(parsed.lookup)) : this.index.asn6.find(ipv6Words(parsed.lookup));
     if (value < 0) return null;
-    return { number: this.index.asnNumbers[value]!, name: this.index.asnNames[value] || null };
+    return (this.asns[value] ??= { number: this.index.asnNumbers[value]!, name: this.index.asnNames[value] || null });
   }
 
   registeredCountry(parsed: ParsedIp): Place | null {
     const value =
       parsed.lookupVersion === 4 ? this.index.country4.find(ipv4Words(parsed.lookup)) : this.index.country6.find(ipv6Words(parsed.lookup));
-    return value < 0 ? null : { code: this.index.countryCodes[value]!, name: null, geonameId: null };
+    return value < 0 ? null : (this.countries[value] ??= { code: this.index.countryCodes[value]!, name: null, geonameId: null });
   }
 
   databases(): GeoDatabaseInfo[] {

@@ -6,6 +6,18 @@ export interface ConvertResult {
   status: ConversionStatus;
   /** Full Ip object (contract §2); for `invalid-ip-address` only `ip` is set, for `failed` `ip` and `type`. */
   data: IpObject;
+  /** present on successful lookups of public addresses; see ConvertParts */
+  parts?: ConvertParts;
+}
+
+/**
+ * Identity tokens: two results with the same `location` token have equal `is_eu` and `continent`
+ * (all but `timezone.time_now`); two with the same `network` token have equal
+ * `registered_country` and `asn`. A different token says nothing: the parts may still be equal.
+ */
+export interface ConvertParts {
+  location: object;
+  network: object;
 }
 
 export interface GeoDatabaseInfo {

@@ -8,12 +8,15 @@
 import { createHash } from "node:crypto";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { ConversionStatus } from "../../lib/schemas/api.js";
+import type { ConvertParts } from "../geo/types.js";
 import { foldAscii, ipToKey, keyType } from "./ip-bytes.js";
 
 /** A deduplicated part: stored once per distinct JSON text. */
 export interface Dimension {
   /** first 16 bytes of the SHA-256 of `json` */
   hash: Buffer;
+  /** `hash` in base64, for maps of ids already written */
+  key: string;
   json: string;
 }
 
@@ -78,10 +81,25 @@ export function dimension(value: unknown): Dimension {
   const json = JSON.stringify(value);
   let dim = knownDimensions.get(json);
   if (!dim) {
-    dim = { hash: createHash("sha256").update(json).digest().subarray(0, 16), json };
+    const hash = createHash("sha256").update(json).digest().subarray(0, 16);
+    dim = { hash, key: hash.toString("base64"), json };
     if (knownDimensions.size >= KNOWN_DIMENSIONS_MAX) knownDimensions.clear();
     knownDimensions.set(json, dim);
   }
+  return dim;
+}
+
+/**
+ * The engine's identity tokens (ConvertParts in ../geo/types.ts) spare the JSON text of a part
+ * seen before: most rows of a bulk request share their location and network with earlier ones.
+ */
+const locationsByToken = new WeakMap<object, Dimension>();
+const networksByToken = new WeakMap<object, Dimension>();
+
+function dimensionByToken(tokens: WeakMap<object, Dimension>, token: object | undefined, value: () => unknown): Dimension {
+  if (!token) return dimension(value());
+  let dim = tokens.get(token);
+  if (!dim) tokens.set(token, (dim = dimension(value())));
   return dim;
 }
 
@@ -93,12 +111,12 @@ const TIME_NOW = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})([+-])(\d{2}):(\d{2})$/;
  * startedAt and an offset, seconds from miliseconds), so each derivation is checked here and
  * falls back to `extra` when it would not reproduce the value exactly.
  */
-export function encodeRecord(data: IpObject, startedAt: number): EncodedRecord {
+export function encodeRecord(data: IpObject, startedAt: number, parts?: ConvertParts): EncodedRecord {
   const record: EncodedRecord = {
     ip: data.ip === null ? null : foldAscii(data.ip),
     ipKey: null,
-    location: dimension({ is_eu: data.is_eu, continent: withoutTimeNow(data.continent) }),
-    network: dimension({ registered_country: data.registered_country, asn: data.asn }),
+    location: dimensionByToken(locationsByToken, parts?.location, () => ({ is_eu: data.is_eu, continent: withoutTimeNow(data.continent) })),
+    network: dimensionByToken(networksByToken, parts?.network, () => ({ registered_country: data.registered_country, asn: data.asn })),
     tzOffset: null,
     timeShift: 0,
     completionUs: null,

@@ -4,6 +4,7 @@
  */
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { ConversionStatus, Plan } from "../../lib/schemas/api.js";
+import type { ConvertParts } from "../geo/types.js";
 
 export interface Project {
   id: string;
@@ -51,6 +52,8 @@ export interface NewConversion {
   /** ms since epoch; also the instant the Ip object's time_now was computed from */
   startedAt: number;
   completedAt: number;
+  /** the engine's identity tokens for the repeating parts of `data`, when it gave them */
+  parts?: ConvertParts;
 }
 
 export interface StoredConversion {

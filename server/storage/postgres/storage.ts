@@ -262,7 +262,7 @@ export class PostgresStorage implements Storage {
   // ---- conversions
 
   async commitConversions(batch: ConversionBatch): Promise<CommitResult> {
-    const records = batch.conversions.map((c) => encodeRecord(c.data, c.startedAt));
+    const records = batch.conversions.map((c) => encodeRecord(c.data, c.startedAt, c.parts));
     return this.queue.submit({ batch, records });
   }
 
@@ -406,7 +406,7 @@ export class PostgresStorage implements Storage {
   }
 }
 
-const key = (dim: Dimension): string => dim.hash.toString("base64");
+const key = (dim: Dimension): string => dim.key;
 
 const PERIOD = /^\d{4}-\d{2}$/;
 

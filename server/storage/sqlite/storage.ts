@@ -321,7 +321,7 @@ export class SqliteStorage implements Storage {
   // ---- conversions
 
   async commitConversions(batch: ConversionBatch): Promise<CommitResult> {
-    const records = batch.conversions.map((c) => encodeRecord(c.data, c.startedAt));
+    const records = batch.conversions.map((c) => encodeRecord(c.data, c.startedAt, c.parts));
     return this.queue.submit({ batch, records });
   }
 
@@ -365,7 +365,7 @@ export class SqliteStorage implements Storage {
   }
 
   private dimensionId(table: "locations" | "networks", dim: Dimension, learned: Map<string, number>): number {
-    const key = dim.hash.toString("base64");
+    const key = dim.key;
     const known = this.dimensionIds[table].get(key) ?? learned.get(key);
     if (known !== undefined) return known;
     const [insert, select] =
