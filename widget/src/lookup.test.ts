@@ -11,6 +11,8 @@ import { createLookup, NETWORK_ERROR } from "./lookup.js";
 let server: Server;
 let baseUrl: string;
 let requests: IncomingMessage[] = [];
+let inFlight = 0;
+let mostInFlight = 0;
 
 function envelope(code: number, message: string, data: unknown) {
   return JSON.stringify({ success: code < 400, message, code, data, _req: { reqId: "r", resTime: 1 } });
@@ -19,6 +21,8 @@ function envelope(code: number, message: string, data: unknown) {
 beforeAll(async () => {
   server = createServer((req, res) => {
     requests.push(req);
+    mostInFlight = Math.max(mostInFlight, ++inFlight);
+    res.on("finish", () => inFlight--);
     const url = new URL(req.url!, "http://x");
     const key = req.headers["x-api-key"];
     // Answer slowly enough that concurrent lookups overlap.
@@ -35,6 +39,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 beforeEach(() => {
   requests = [];
+  mostInFlight = 0;
 });
 
 function memoryStorage(): StorageLike {
@@ -52,6 +57,14 @@ describe("createLookup", () => {
     expect(a).toEqual({ ok: true, data: bareIpObject("8.8.8.8", "ipv4") });
     expect(b).toBe(a);
     expect(c).toBe(a);
+  });
+
+  it("keeps one request in flight per page: different addresses take turns", async () => {
+    const lookup = createLookup({ baseUrl, cache: createLookupCache(memoryStorage()) });
+    const results = await Promise.all(["8.8.8.8", "1.1.1.1", "", "8.8.8.8", "9.9.9.9"].map((ip) => lookup("ipa_pk_a", ip)));
+    expect(requests.map((r) => r.url)).toEqual(["/convert?ip=8.8.8.8", "/convert?ip=1.1.1.1", "/convert", "/convert?ip=9.9.9.9"]);
+    expect(mostInFlight).toBe(1);
+    expect(results.map((r) => r.ok && r.data.ip)).toEqual(["8.8.8.8", "1.1.1.1", "127.0.0.1", "8.8.8.8", "9.9.9.9"]);
   });
 
   it("asks for the visitor without an ip parameter", async () => {

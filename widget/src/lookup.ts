@@ -1,6 +1,7 @@
 /**
- * GET /convert for the widgets of one page: one request per (key, address) at a time, shared by
- * every widget that asks, answered from sessionStorage when the visitor was looked up recently.
+ * GET /convert for the widgets of one page: one request per (key, address), shared by every
+ * widget that asks, answered from sessionStorage when the visitor was looked up recently. At
+ * most one request is in flight per page: widgets with different addresses take turns.
  */
 import type { LookupCache } from "./cache.js";
 import { clientError, toResult, type LookupResult } from "./result.js";
@@ -25,6 +26,8 @@ export function createLookup({ baseUrl, cache, fetch: fetchFn = fetch }: LookupO
   // Per page: every lookup asked, pending or answered, so a second widget (or a re-render) sends
   // nothing new. Failures stay too: a page never retries on its own; the next page may.
   const pending = new Map<string, Promise<LookupResult>>();
+  // the tail of the page's requests: each starts when the one before it has settled
+  let previous: Promise<unknown> = Promise.resolve();
 
   async function request(key: string, ip: string): Promise<LookupResult> {
     const url = new URL("convert", baseUrl);
@@ -53,7 +56,7 @@ export function createLookup({ baseUrl, cache, fetch: fetchFn = fetch }: LookupO
     let promise = pending.get(id);
     if (!promise) {
       const cached = cache.get(key, ip);
-      promise = cached ? Promise.resolve(cached) : request(key, ip);
+      promise = cached ? Promise.resolve(cached) : (previous = previous.then(() => request(key, ip)));
       pending.set(id, promise);
     }
     return promise;
