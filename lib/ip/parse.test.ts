@@ -14,6 +14,11 @@ describe("parseIp", () => {
     ["::1", "::1", "ipv6"],
     ["::FFFF:8.8.8.8", "::ffff:8.8.8.8", "ipv6"],
     ["::ffff:808:808", "::ffff:8.8.8.8", "ipv6"],
+    // IPv4-compatible (deprecated) is not IPv4-mapped: it keeps its own address
+    ["::8.8.8.8", "::808:808", "ipv6"],
+    ["::1.2.3.4", "::102:304", "ipv6"],
+    ["64:ff9b::8.8.8.8", "64:ff9b::808:808", "ipv6"],
+    ["2001:db8:0:0:0:0:1.2.3.4", "2001:db8::102:304", "ipv6"],
   ])("reads %j as %s (%s)", (input, canonical, type) => {
     const parsed = parseIp(input);
     expect(parsed?.ip).toBe(canonical);

@@ -47,8 +47,12 @@ export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
     // An embedded dotted quad (`::ffff:1.2.3.4`) follows the same no-leading-zero rule.
     const lastColon = text.lastIndexOf(":");
     const tail = text.slice(lastColon + 1);
-    if (tail.includes(".") && !ipaddr.IPv4.isValidFourPartDecimal(tail)) return null;
-    return ipaddr.IPv6.parse(text);
+    if (!tail.includes(".")) return ipaddr.IPv6.parse(text);
+    if (!ipaddr.IPv4.isValidFourPartDecimal(tail)) return null;
+    // ipaddr.js reads `::1.2.3.4` (IPv4-compatible) as `::ffff:1.2.3.4` (IPv4-mapped), a
+    // different address; the quad as two hex groups parses as written.
+    const [a, b, c, d] = ipaddr.IPv4.parse(tail).octets as [number, number, number, number];
+    return ipaddr.IPv6.parse(`${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`);
   }
   // ipaddr.js also reads `127.1`, hex and octal (`010` = 8); only text that is already the
   // canonical dotted quad survives the round trip, which rules all of those out in one parse.
