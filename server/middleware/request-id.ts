@@ -18,7 +18,12 @@ export function requestId(options: RequestIdOptions = {}): MiddlewareHandler<App
     c.set("startedAt", performance.now());
     const reqId = generate();
     c.set("reqId", reqId);
+    // Set before the answer is made, so they are part of it from the start: a HEAD answer is
+    // copied from the GET one, and that copy misses headers added to it afterwards.
+    c.header("x-request-id", reqId);
+    c.header("x-api-version", API_VERSION);
     await next();
+    // answers made without the context (static files) get them here
     c.res.headers.set("x-request-id", reqId);
     c.res.headers.set("x-api-version", API_VERSION);
   };

@@ -30,6 +30,22 @@ describe.each(backendNames)("errors and health (%s)", (backendName) => {
     }
   });
 
+  it("HEAD answers carry x-request-id and x-api-version like their GET, errors included", async () => {
+    const cases: Array<[string, string | undefined, number]> = [
+      ["/healthz", undefined, 200],
+      ["/nope", undefined, 404],
+      ["/convert?ip=8.8.8.8", undefined, 401],
+      ["/conversions/list", key, 200],
+      ["/conversions/get?conversionId=x", key, 400],
+    ];
+    for (const [path, apiKey, status] of cases) {
+      const res = await fetch(`${api.server.url}${path}`, { method: "HEAD", headers: apiKey ? { "x-api-key": apiKey } : {} });
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get("x-api-version"), path).toBe("1.0.0");
+      expect(res.headers.get("x-request-id"), path).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   it("405 Method not allowed with Allow for known routes", async () => {
     const cases: Array<[string, string, string]> = [
       ["/convert", "DELETE", "GET, POST, OPTIONS, HEAD"],
