@@ -11,6 +11,7 @@ export const MESSAGES = {
   invalidConversionIds: "Invalid conversion ids",
   invalidSelect: "Invalid select field",
   invalidJson: "Request body must be valid JSON",
+  bodyTooDeep: "Request body is nested too deeply",
   ipsNotStrings: "ips must be an array of strings",
   ipsCount: "ips must contain between 1 and 5000 items",
   missingKey: "Missing API key",

@@ -10,6 +10,7 @@ const app = new Hono<AppEnv>();
 app.onError(onError(createLogger("silent")));
 app.use(requestId());
 app.post("/echo", jsonBody({ maxBytes: 64 }), (c) => c.json({ got: c.get("jsonBody") }));
+app.post("/deep", jsonBody(), (c) => c.json({ got: c.get("jsonBody") }));
 
 const post = (body: BodyInit | null, headers: Record<string, string> = { "content-type": "application/json" }) =>
   app.request("/echo", { method: "POST", body, headers });
@@ -42,6 +43,21 @@ describe("jsonBody", () => {
     });
     const streamed = await app.request("/echo", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit);
     expect(streamed.status).toBe(413);
+  });
+
+  it("reads JSON text led by a byte order mark", async () => {
+    expect(await (await post('\uFEFF{"a":1}')).json()).toEqual({ got: { a: 1 } });
+  });
+
+  it("400 for bodies nested deeper than 16, before anything walks them", async () => {
+    const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+    expect((await post(nested(16))).status).toBe(200);
+    const deep = await app.request("/deep", { method: "POST", body: `{"a":${nested(5000)}}`, headers: { "content-type": "application/json" } });
+    expect(deep.status).toBe(400);
+    expect((await deep.json()).message).toBe("Request body is nested too deeply");
+    const res = await post(nested(17));
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe("Request body is nested too deeply");
   });
 
   it("400 for malformed or empty JSON", async () => {

@@ -46,6 +46,14 @@ describe.each(backendNames)("errors and health (%s)", (backendName) => {
     }
   });
 
+  it("400 for bodies nested too deeply on both POST routes, never a 500", async () => {
+    const deep = "[".repeat(4000) + "]".repeat(4000);
+    for (const [path, body] of [["/conversions/get", `{"conversionIds":${deep}}`], ["/convert", `{"ips":["8.8.8.8",${deep}]}`]] as const) {
+      const answer = await api.call(path, { key, body, headers: { "content-type": "application/json" } });
+      expectEnvelope(answer, 400, "Request body is nested too deeply");
+    }
+  });
+
   it("405 Method not allowed with Allow for known routes", async () => {
     const cases: Array<[string, string, string]> = [
       ["/convert", "DELETE", "GET, POST, OPTIONS, HEAD"],
