@@ -31,4 +31,18 @@ describe("onClientError", () => {
       server.close();
     }
   });
+
+  it("answers a complete request first when garbage follows it, then the error", async () => {
+    // the handler answers late, as a convert does after its group commit
+    const server = createServer((_req, res) => setTimeout(() => res.end("stored"), 50)).on("clientError", onClientError);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const out = await raw(port, "POST / HTTP/1.1\r\nHost: x\r\ncontent-length: 2\r\n\r\n{}GARBAGE\r\n\r\n");
+      expect(out).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*\r\n\r\nstored/);
+      expect(out).toMatch(/HTTP\/1\.1 400 Bad Request[\s\S]*"Malformed HTTP request"/);
+    } finally {
+      server.close();
+    }
+  });
 });

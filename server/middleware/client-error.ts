@@ -4,6 +4,7 @@
  * the envelope too, then closes the socket.
  */
 import { randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { API_VERSION } from "./request-id.js";
 
@@ -28,11 +29,17 @@ export function clientErrorResponse(code: string | undefined): string {
   ].join("\r\n");
 }
 
-/** For `server.on("clientError", ...)`. */
+/**
+ * For `server.on("clientError", ...)`. Bytes that do not parse may follow a complete request
+ * whose answer is still being made (its conversions already stored): that answer is sent first,
+ * then the error, then the connection closes.
+ */
 export function onClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (socket.writable && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) {
-    socket.end(clientErrorResponse(error.code));
-  } else {
-    socket.destroy();
-  }
+  if (!socket.writable) return void socket.destroy();
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (!inFlight || inFlight.writableFinished) return void socket.end(clientErrorResponse(error.code));
+  inFlight.once("finish", () => socket.end(clientErrorResponse(error.code)));
+  inFlight.once("close", () => {
+    if (!inFlight.writableFinished) socket.destroy();
+  });
 }
