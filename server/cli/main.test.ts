@@ -33,6 +33,22 @@ describe("main", () => {
     }
   });
 
+  it("takes --json and --data-dir before the command too", async () => {
+    const out: string[] = [];
+    const code = await main(["--json", "--data-dir", dataDir, "project", "list"], { stdout: (t) => out.push(t), stderr: () => {}, env: {} });
+    expect(code).toBe(0);
+    expect(JSON.parse(out.join("")).projects).toBeInstanceOf(Array);
+  });
+
+  it("exit 2 with one line on stderr without a command", async () => {
+    for (const argv of [[], ["--json"]]) {
+      const err: string[] = [];
+      const code = await main(argv, { stdout: () => {}, stderr: (t) => err.push(t), env: {} });
+      expect(code).toBe(2);
+      expect(err).toEqual(["ipatlas: missing command; run ipatlas --help"]);
+    }
+  });
+
   it("exit 2 for a bad environment value", async () => {
     const code = await main(["project", "list", "--data-dir", dataDir], { stdout: () => {}, stderr: () => {}, env: { IPATLAS_LOG_LEVEL: "loud" } });
     expect(code).toBe(2);

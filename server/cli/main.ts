@@ -77,15 +77,30 @@ function parseCommandArgs(command: Command, rest: string[]) {
   return { options, args, json: json === true, dataDir: dataDir as string | undefined, help: help === true };
 }
 
-export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
-  if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
-    (argv.length === 0 ? io.stderr : io.stdout)(usageText());
-    return argv.length === 0 ? 2 : 0;
+/** `ipatlas --json --data-dir D project list` reads as `ipatlas project list --json --data-dir D`. */
+function globalOptionsLast(argv: string[]): string[] {
+  const leading: string[] = [];
+  let i = 0;
+  while (i < argv.length) {
+    const arg = argv[i]!;
+    if (arg === "--json" || arg.startsWith("--data-dir=")) leading.push(argv[i++]!);
+    else if (arg === "--data-dir" && i + 1 < argv.length) leading.push(argv[i++]!, argv[i++]!);
+    else break;
+  }
+  return [...argv.slice(i), ...leading];
+}
+
+export async function main(rawArgv: string[], io: CliIo = defaultIo): Promise<number> {
+  const argv = globalOptionsLast(rawArgv);
+  if (argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
+    io.stdout(usageText());
+    return 0;
   }
   let storage: Storage | null = null;
   try {
+    if (argv.length === 0 || argv[0]!.startsWith("-")) throw new UsageError("missing command; run ipatlas --help");
     const command = findCommand(argv);
-    if (!command) throw new UsageError(`unknown command "${argv.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")}"; run ipatlas --help`);
+    if (!command) throw new UsageError(`unknown command "${argv[0]}"; run ipatlas --help`);
     const parsed = parseCommandArgs(command, argv.slice(command.words.length));
     if (parsed.help) {
       io.stdout(`Usage: ipatlas ${command.words.join(" ")} ${command.usage}\n  ${command.summary}`);
