@@ -21,7 +21,8 @@ describe("parseOriginPattern", () => {
 
   it("refuses what is not an origin pattern", () => {
     for (const bad of ["", "   ", "example.com/path", "https://example.com/path", "ftp://example.com", "ex ample.com",
-      "*", "*.", "a.*.example.com", "https://*.example.com", "example.com:99999", "user@example.com", "example.com?x=1", "-bad-.com"]) {
+      "*", "*.", "a.*.example.com", "https://*.example.com", "example.com:99999", "user@example.com", "example.com?x=1", "-bad-.com",
+      "*.com", "*.localhost:8080", "null", "NULL"]) {
       expect(parseOriginPattern(bad).ok, bad).toBe(false);
     }
   });
@@ -46,6 +47,11 @@ describe("originAllowed", () => {
   it("host:port and full origins", () => {
     expect(originAllowed("localhost:5173", "http://localhost:5173")).toBe(true);
     expect(originAllowed("localhost:5173", "http://localhost:5174")).toBe(false);
+    expect(originAllowed("example.com:443", "https://example.com")).toBe(true);
+    expect(originAllowed("example.com:443", "http://example.com:443")).toBe(true);
+    expect(originAllowed("example.com:443", "http://example.com")).toBe(false);
+    expect(originAllowed("example.com:80", "http://example.com")).toBe(true);
+    expect(originAllowed("example.com:80", "https://example.com")).toBe(false);
     expect(originAllowed("https://app.example.com:8443", "https://app.example.com:8443")).toBe(true);
     expect(originAllowed("https://app.example.com:8443", "http://app.example.com:8443")).toBe(false);
     expect(originAllowed("chrome-extension://abc", "chrome-extension://ABC")).toBe(true);

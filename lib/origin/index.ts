@@ -4,7 +4,8 @@
  *
  *   example.com                    https and http on default ports
  *   *.example.com                  any subdomain (one or more labels), not the apex
- *   localhost:5173                 that host and port, http or https
+ *   localhost:5173                 that host and port, http or https (example.com:443 is also
+ *                                  https://example.com, whose Origin omits the default port)
  *   https://app.example.com:8443   exactly this origin (also chrome-extension://ID, moz-extension://UUID)
  *
  * Case-insensitive; internationalised names are compared in punycode (URL does the conversion).
@@ -67,6 +68,10 @@ export function parseOriginPattern(input: string): ParseResult {
   const wildcard = text.startsWith("*.");
   const rest = wildcard ? text.slice(2) : text;
   if (rest.includes("*")) return fail("A wildcard is allowed only as the first label: *.example.com");
+  // `*.com` would hand one key to every site under a top-level domain
+  if (wildcard && !rest.replace(/:\d+$/, "").includes(".")) return fail("A wildcard needs a domain under it: *.example.com");
+  // what sandboxed frames and file: pages send as their Origin; never a website
+  if (rest === "null") return fail("null is not a website origin");
   const hostPort = parseHostPort(rest, "https");
   if (!hostPort) return fail(`Not a host name: ${input.trim()}`);
   // parsed as https, so an explicit :443 became "" — keep the port the user wrote
@@ -104,7 +109,9 @@ export function originMatches(pattern: OriginPattern, origin: string | null | un
   if (!parsed) return false;
   if (pattern.kind === "exact") return parsed.origin === pattern.origin;
   if (parsed.scheme !== "http" && parsed.scheme !== "https") return false;
-  if (parsed.port !== pattern.port) return false;
+  // `example.com:443` names https://example.com too, whose Origin leaves the default port out
+  const defaultPort = parsed.scheme === "https" ? "443" : "80";
+  if ((parsed.port || defaultPort) !== (pattern.port || defaultPort)) return false;
   if (pattern.wildcard) return parsed.host.endsWith(`.${pattern.host}`);
   return parsed.host === pattern.host;
 }
