@@ -40,7 +40,8 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
 
   app.get("/convert", async (c) => {
     const ip = c.req.query("ip");
-    const [item] = await convertForRequest(deps, c, [ip === undefined || ip === "" ? c.get("clientIp") : ip]);
+    // omitted or empty once trimmed (contract §3): the caller's own address
+    const [item] = await convertForRequest(deps, c, [ip === undefined || ip.trim() === "" ? c.get("clientIp") : ip]);
     const headers = { "x-conversion-id": item!.conversionId };
     if (item!.status === "invalid-ip-address") return reply(c, 400, MESSAGES.invalidIp, null, headers);
     if (item!.status === "failed") return reply(c, 200, MESSAGES.conversionFailed, null, headers);

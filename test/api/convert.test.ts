@@ -45,7 +45,8 @@ describe.each(backendNames)("convert (%s)", (backendName) => {
   });
 
   it("GET without ip converts the caller's own address", async () => {
-    for (const path of ["/convert", "/convert?ip="]) {
+    // whitespace is trimmed (contract §3), so only-whitespace is empty too
+    for (const path of ["/convert", "/convert?ip=", "/convert?ip=%20%09"]) {
       const answer = await api.call(path, { key });
       expectEnvelope(answer, 200);
       expect(answer.body.data.ip).toBe("127.0.0.1");
