@@ -6,6 +6,7 @@ import { errorText, formatDate, formatNumber } from "./format.js";
 import { WorldMap } from "./map/world-map.js";
 import { conversionStatusSchema, type AdminConversionList, type Conversion, type ConversionMap, type ConversionStatus, type IpObject } from "./schemas.js";
 import { announce } from "./state.js";
+import { ErrorAlert } from "./error-alert.js";
 
 const PAGE_SIZE = 20;
 
@@ -90,11 +91,7 @@ export function ConversionsPanel({ projectId }: { projectId: string }) {
         </div>
         <button type="submit">Search</button>
       </form>
-      {error.value && (
-        <p class="error" role="alert">
-          {error.value}
-        </p>
-      )}
+      <ErrorAlert message={error.value} />
       {list === null ? (
         <p aria-busy="true">Loading conversions…</p>
       ) : list.conversions.length === 0 ? (

@@ -6,6 +6,7 @@ import type { AdminKey } from "./schemas.js";
 import { SecretOnce } from "./secret-once.js";
 import { announce } from "./state.js";
 import { useProjectItems } from "./use-project-items.js";
+import { ErrorAlert } from "./error-alert.js";
 
 export function KeysPanel({ projectId }: { projectId: string }) {
   const name = useSignal("");
@@ -51,11 +52,7 @@ export function KeysPanel({ projectId }: { projectId: string }) {
         <input id="key-name" required maxLength={100} placeholder="backend" value={name.value} onInput={(e) => (name.value = e.currentTarget.value)} />
         <button type="submit">Create key</button>
       </form>
-      {error.value && (
-        <p class="error" role="alert">
-          {error.value}
-        </p>
-      )}
+      <ErrorAlert message={error.value} />
       {revealed.value && <SecretOnce {...revealed.value} onDismiss={() => (revealed.value = null)} />}
       {keys.value === null ? (
         <p aria-busy="true">Loading keys…</p>

@@ -6,6 +6,7 @@ import { PLANS, planSchema, type AdminProject, type Plan } from "./schemas.js";
 import { SecretOnce } from "./secret-once.js";
 import { announce, openProject, projects, selectedProjectId } from "./state.js";
 import { UsageBar } from "./usage-bar.js";
+import { ErrorAlert } from "./error-alert.js";
 
 export async function reloadProjects(): Promise<void> {
   projects.value = (await api.projects()).projects;
@@ -15,6 +16,16 @@ const planLabel = (plan: Plan) => {
   const limit = PLANS[plan];
   return `${plan[0]!.toUpperCase()}${plan.slice(1)} (${limit === null ? "unlimited" : `${limit.toLocaleString("en-US")} a month`})`;
 };
+
+function PlanSelect({ id, value, onChange }: { id: string; value: Plan; onChange: (plan: Plan) => void }) {
+  return (
+    <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value as Plan)}>
+      {planSchema.options.map((p) => (
+        <option value={p}>{planLabel(p)}</option>
+      ))}
+    </select>
+  );
+}
 
 export function ProjectNav() {
   return (
@@ -76,16 +87,8 @@ function CreateProject() {
           <label for="project-name">Name</label>
           <input id="project-name" required maxLength={100} value={name.value} onInput={(e) => (name.value = e.currentTarget.value)} />
           <label for="project-plan">Plan</label>
-          <select id="project-plan" value={plan.value} onChange={(e) => (plan.value = e.currentTarget.value as Plan)}>
-            {planSchema.options.map((p) => (
-              <option value={p}>{planLabel(p)}</option>
-            ))}
-          </select>
-          {error.value && (
-            <p class="error" role="alert">
-              {error.value}
-            </p>
-          )}
+          <PlanSelect id="project-plan" value={plan.value} onChange={(value) => (plan.value = value)} />
+          <ErrorAlert message={error.value} />
           <button type="submit">Create project</button>
         </form>
       </details>
@@ -122,16 +125,8 @@ export function ProjectHeader({ project }: { project: AdminProject }) {
       </div>
       <div class="plan">
         <label for="plan-select">Plan</label>
-        <select id="plan-select" value={project.plan} onChange={(e) => changePlan(e.currentTarget.value as Plan)}>
-          {planSchema.options.map((p) => (
-            <option value={p}>{planLabel(p)}</option>
-          ))}
-        </select>
-        {error.value && (
-          <p class="error" role="alert">
-            {error.value}
-          </p>
-        )}
+        <PlanSelect id="plan-select" value={project.plan} onChange={changePlan} />
+        <ErrorAlert message={error.value} />
       </div>
       <UsageBar usage={project.usage} />
     </header>

@@ -7,6 +7,7 @@ import type { AdminWebsite } from "./schemas.js";
 import { SecretOnce } from "./secret-once.js";
 import { announce } from "./state.js";
 import { useProjectItems } from "./use-project-items.js";
+import { ErrorAlert } from "./error-alert.js";
 
 const EXAMPLES = [
   ["example.com", "https and http on the default ports"],
@@ -89,11 +90,7 @@ export function WebsitesPanel({ projectId }: { projectId: string }) {
           ))}
         </dl>
       </details>
-      {error.value && (
-        <p class="error" role="alert">
-          {error.value}
-        </p>
-      )}
+      <ErrorAlert message={error.value} />
       {added.value && (
         <>
           <SecretOnce title={`Public key for ${added.value.origin}`} value={added.value.publicKey} onDismiss={() => (added.value = null)} />

@@ -26,8 +26,13 @@ export function createLookup({ baseUrl, cache, fetch: fetchFn = fetch }: LookupO
   // Per page: every lookup asked, pending or answered, so a second widget (or a re-render) sends
   // nothing new. Failures stay too: a page never retries on its own; the next page may.
   const pending = new Map<string, Promise<LookupResult>>();
-  // the tail of the page's requests: each starts when the one before it has settled
+  // the tail of the page's requests: each starts when the one before it has settled (request never rejects)
   let previous: Promise<unknown> = Promise.resolve();
+  const inTurn = (key: string, ip: string): Promise<LookupResult> => {
+    const next = previous.then(() => request(key, ip));
+    previous = next;
+    return next;
+  };
 
   async function request(key: string, ip: string): Promise<LookupResult> {
     const url = new URL("convert", baseUrl);
@@ -56,7 +61,7 @@ export function createLookup({ baseUrl, cache, fetch: fetchFn = fetch }: LookupO
     let promise = pending.get(id);
     if (!promise) {
       const cached = cache.get(key, ip);
-      promise = cached ? Promise.resolve(cached) : (previous = previous.then(() => request(key, ip)));
+      promise = cached ? Promise.resolve(cached) : inTurn(key, ip);
       pending.set(id, promise);
     }
     return promise;
