@@ -1,6 +1,7 @@
 /**
  * Migration 2 (ip folded to lower case) on a database left at version 1 with a mixed-case row:
- * the row reads back exactly and prefix search finds it, on every backend.
+ * the row reads back exactly and prefix search finds it, on every backend. Migration 3 (prefix
+ * search on ip_key, text index only for rows without a key) on a database left at version 2.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,10 +17,26 @@ import type { Storage } from "./types.js";
 /** Puts the database back to schema version 1: mixed-case ip, expression index, no extra.i. */
 const BACK_TO_V1 = [
   "UPDATE conversions SET ip = 'MiXed Input', extra = NULL WHERE ip = 'mixed input'",
-  "DELETE FROM schema_migrations WHERE version = 2",
-  "DROP INDEX conversions_ip_text",
+  "DELETE FROM schema_migrations WHERE version >= 2",
+  "DROP INDEX conversions_ip_unkeyed",
   "CREATE INDEX conversions_ip_text ON conversions(project, lower(ip))",
 ];
+
+/** Puts the database back to schema version 2: a text index on every row, no partial one. */
+const BACK_TO_V2 = [
+  "DELETE FROM schema_migrations WHERE version >= 3",
+  "DROP INDEX conversions_ip_unkeyed",
+  "CREATE INDEX conversions_ip_text ON conversions(project, ip)",
+];
+
+async function indexNames(storage: Storage): Promise<string[]> {
+  if (storage.kind === "sqlite") {
+    const sql = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'conversions' ORDER BY name";
+    return (storage as SqliteStorage).db.prepare(sql).pluck().all() as string[];
+  }
+  const sql = "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'conversions' ORDER BY indexname";
+  return (await (storage as PostgresStorage).pool.query(sql)).rows.map((row) => row.indexname);
+}
 
 async function runSql(storage: Storage, statements: string[]): Promise<void> {
   if (storage.kind === "sqlite") for (const sql of statements) (storage as SqliteStorage).db.exec(sql);
@@ -32,6 +49,48 @@ describe("pendingMigrations", () => {
     expect(pendingMigrations(all, [1]).map((m) => m.version)).toEqual([2, 3]);
     expect(pendingMigrations(all, [1, 2, 3])).toEqual([]);
     expect(() => pendingMigrations(all, [1, 2, 3, 4])).toThrow("The database has schema version 4, newer than this IP Atlas (3)");
+  });
+});
+
+describe.each(backendNames)("migration 3 on %s", (name) => {
+  let backend: Backend;
+
+  beforeAll(async () => {
+    backend = await createBackend(name);
+  });
+  afterAll(() => backend?.dispose());
+
+  it("replaces the text index with a partial one; prefix search still finds addresses and invalid inputs", async () => {
+    const options = backend.storageOptions();
+    const first = await createStorage(options);
+    const project = await first.createProject({ name: "m3", plan: "scale" });
+    const now = Date.now();
+    const conversion = (ip: string, type: "ipv4" | "ipv6" | null) => ({
+      uniqueId: randomUUID(),
+      status: type ? ("failed" as const) : ("invalid-ip-address" as const),
+      data: bareIpObject(ip, type),
+      startedAt: now,
+      completedAt: now,
+    });
+    const stored = [conversion("10.1.2.3", "ipv4"), conversion("2001:db8::7", "ipv6"), conversion("::ffff:10.1.9.9", "ipv6"), conversion("10.1 is not an ip", null)];
+    await first.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions: stored });
+    await runSql(first, BACK_TO_V2);
+    expect(await indexNames(first)).toContain("conversions_ip_text");
+    await first.close();
+
+    const migrated = await createStorage(options);
+    try {
+      const indexes = await indexNames(migrated);
+      expect(indexes).toContain("conversions_ip_unkeyed");
+      expect(indexes).not.toContain("conversions_ip_text");
+      const search = async (text: string) =>
+        (await migrated.listConversions({ projectId: project.id, offset: 0, limit: 10, ip: parseIpSearch(text) })).conversions.map((c) => c.data.ip);
+      expect(await search("10.1")).toEqual(["10.1 is not an ip", "10.1.2.3"]);
+      expect(await search("::FFFF:10.1")).toEqual(["::ffff:10.1.9.9"]);
+      expect(await search("2001:db8::")).toEqual(["2001:db8::7"]);
+    } finally {
+      await migrated.close();
+    }
   });
 });
 

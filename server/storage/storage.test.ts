@@ -6,8 +6,10 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bareIpObject } from "../../lib/schemas/ip-object.js";
 import { backendNames, createBackend, type Backend } from "../../test/helpers/backends.js";
+import { parseIp } from "../../lib/ip/parse.js";
 import { parseIpSearch } from "./ip-bytes.js";
 import { createStorage, type StorageOptions } from "./index.js";
+import { preferIpIndex } from "./rows.js";
 import { sampleConversion } from "./testing/sample.js";
 import type { NewConversion, Storage } from "./types.js";
 
@@ -149,6 +151,47 @@ describe.each(backendNames)("storage on %s", (name) => {
     expect(await search("0.0.0.0/0")).toHaveLength(4);
     expect(await search("172.16.0.0/12")).toEqual([]);
     expect(await search("zzz")).toEqual([]);
+  });
+
+  it("ipSearch by prefix equals brute force on every address shape, on both plans, at any offset", async () => {
+    const project = await newProject();
+    let seed = 7;
+    const int = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const octet = () => [0, 1, 10, 19, 100, 199, 255, int(256)][int(8)]!;
+    const group = () => (int(3) === 0 ? 0 : [1, 0xf, 0x10, 0xff, 0x100, 0x1000, 0xffff, int(0x10000)][int(8)]!);
+    const inputs: string[] = [];
+    for (let i = 0; i < 240; i++) {
+      const shape = i % 4;
+      if (shape === 0) inputs.push([octet(), octet(), octet(), octet()].join("."));
+      else if (shape === 1) inputs.push(`::ffff:${[octet(), octet(), octet(), octet()].join(".")}`);
+      else inputs.push(Array.from({ length: 8 }, group).map((g) => g.toString(16)).join(":"));
+    }
+    inputs.push("10.1.2.04", "Hello 10.1", "::FFFF:1.2.3.4 x", "1:2:3", "fe80::1%eth0", "::");
+    const stored = inputs.map((input) => {
+      const parsed = parseIp(input);
+      const conversion = sampleConversion(parsed?.ip ?? input);
+      if (!parsed) Object.assign(conversion, { status: "invalid-ip-address", data: bareIpObject(input, null) });
+      return conversion;
+    });
+    await commit(project.id, stored);
+    const newestFirst = [...stored].reverse();
+
+    const prefixes = new Set(["1", "10.1", "::", "::f", "::ffff:", "::ffff:1", ":", "0:", "1:", "f", "ff", "hel", "fe80::", "1:2:3", "zzz"]);
+    for (const conversion of stored.slice(0, 40)) {
+      const text = conversion.data.ip!;
+      for (let length = 1; length <= text.length; length++) prefixes.add(text.slice(0, length).toUpperCase());
+    }
+    const plans = new Set<boolean>();
+    for (const prefix of prefixes) {
+      const expected = newestFirst.filter((c) => c.data.ip!.toLowerCase().startsWith(prefix.toLowerCase())).map((c) => c.uniqueId);
+      for (const [offset, limit] of [[0, 5], [3, 5], [0, 500]] as const) {
+        const result = await storage.listConversions({ projectId: project.id, offset, limit, ip: { kind: "prefix", prefix } });
+        expect(result.totalCount, prefix).toBe(expected.length);
+        expect(result.conversions.map((c) => c.uniqueId), `${prefix} ${offset} ${limit}`).toEqual(expected.slice(offset, offset + limit));
+        if (expected.length > offset) plans.add(preferIpIndex(expected.length, stored.length, offset, limit));
+      }
+    }
+    expect([...plans].sort()).toEqual([false, true]);
   });
 
   it("a refused batch stores and counts nothing", async () => {

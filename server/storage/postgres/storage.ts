@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { Plan } from "../../../lib/schemas/api.js";
 import { GroupCommitQueue } from "../group-commit.js";
-import { foldAscii, prefixUpperBound, rangeKeys } from "../ip-bytes.js";
+import { ipSearchPlan, type IpScan, type IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
 import { encodeRecord, STATUS_CODES, type Dimension, type EncodedRecord } from "../record-codec.js";
 import {
@@ -16,6 +16,7 @@ import {
   CONVERSION_JOINS,
   inRequestOrder,
   isUuid,
+  preferIpIndex,
   toConversion,
   toKey,
   toProject,
@@ -377,33 +378,62 @@ export class PostgresStorage implements Storage {
   async listConversions(query: ListQuery): Promise<ListResult> {
     const project = await this.projectSeq(query.projectId);
     if (project === null) return { conversions: [], totalCount: 0 };
-    let where = "c.project = $1";
-    const params: unknown[] = [project];
-    if (query.ip?.kind === "prefix" && query.ip.prefix !== "") {
-      const prefix = foldAscii(query.ip.prefix);
-      where += " AND c.ip >= $2 AND c.ip < $3";
-      params.push(prefix, prefixUpperBound(prefix));
-    } else if (query.ip?.kind === "range") {
-      const { first, last } = rangeKeys(query.ip);
-      where += " AND c.ip_key >= $2 AND c.ip_key <= $3";
-      params.push(Buffer.from(first), Buffer.from(last));
+    const plan = query.ip && !(query.ip.kind === "prefix" && query.ip.prefix === "") ? ipSearchPlan(query.ip) : null;
+    // Each statement binds its own values after the project ($1).
+    const statement = () => {
+      const params: unknown[] = [project];
+      return { params, bind: (value: unknown): string => `$${params.push(value)}` };
+    };
+    const page = statement();
+    // the page's ids, newest first once ordered
+    let ids = "SELECT c.id FROM conversions c WHERE c.project = $1";
+    let totalCount: number;
+    if (!plan) {
+      // Unfiltered, the count is the sum of the quota counters (rows and counts commit together).
+      const [counted] = await this.rows<{ n: number }>("SELECT COALESCE(SUM(used), 0)::integer AS n FROM usage WHERE project = $1", page.params);
+      totalCount = counted!.n;
+    } else {
+      // The scans are disjoint, so their counts add up (index-only where no text check is needed).
+      const count = statement();
+      const counts = plan.scans.map((scan) => `(SELECT count(*) FROM conversions c WHERE c.project = $1 AND ${scanSql(scan, plan.text, count.bind)})`);
+      const [counted] = await this.rows<{ n: number; rows: number }>(
+        `SELECT (${counts.join(" + ")})::integer AS n, (SELECT COALESCE(SUM(used), 0) FROM usage WHERE project = $1)::integer AS rows`,
+        count.params,
+      );
+      totalCount = counted!.n;
+      // As on SQLite: few matches are taken from the ip indexes and sorted; many are met sooner
+      // by walking the project's rows newest first with the filter as a row condition.
+      if (preferIpIndex(totalCount, counted!.rows, query.offset, query.limit)) {
+        const scans = plan.scans.map((scan) => `SELECT c.id FROM conversions c WHERE c.project = $1 AND ${scanSql(scan, plan.text, page.bind)}`);
+        ids = `SELECT id FROM (${scans.join(" UNION ALL ")}) m`;
+      } else {
+        const text = plan.text;
+        ids += ` AND ${text ? `c.ip >= ${page.bind(text.from)} AND c.ip < ${page.bind(text.to)}` : scanSql(plan.scans[0]!, null, page.bind)}`;
+      }
     }
-    // Unfiltered, the count is the sum of the quota counters (rows and counts commit together).
-    const [counted] = params.length > 1
-      ? await this.rows<{ n: number }>(`SELECT count(*)::integer AS n FROM conversions c WHERE ${where}`, params)
-      : await this.rows<{ n: number }>("SELECT COALESCE(SUM(used), 0)::integer AS n FROM usage WHERE project = $1", params);
-    const totalCount = counted!.n;
     if (totalCount <= query.offset) return { conversions: [], totalCount };
     // The page's ids first (index-only for the ip filters), then only those rows with their
     // joins, so a sort never carries whole rows.
     const rows = await this.rows<ConversionRow>(
-      `WITH page AS (SELECT c.id FROM conversions c WHERE ${where} ORDER BY c.id DESC LIMIT ${query.limit | 0} OFFSET ${query.offset | 0})
+      `WITH page AS (${ids} ORDER BY id DESC LIMIT ${query.limit | 0} OFFSET ${query.offset | 0})
        SELECT ${CONVERSION_COLUMNS} FROM page JOIN conversions c ON c.project = $1 AND c.id = page.id ${CONVERSION_JOINS}
        ORDER BY c.id DESC`,
-      params,
+      page.params,
     );
     return { conversions: rows.map(toConversion), totalCount };
   }
+}
+
+/**
+ * One scan of an ipSearch plan as a condition: an ip_key range (index conversions_ip_key), or
+ * the rows without a key (partial index conversions_ip_unkeyed), with the text check where the
+ * key range alone may hold non-matches.
+ */
+function scanSql(scan: IpScan, text: IpSearchPlan["text"], bind: (value: unknown) => string): string {
+  const key = scan.key
+    ? `c.ip_key >= ${bind(Buffer.from(scan.key.first))} AND c.ip_key <= ${bind(Buffer.from(scan.key.last))}`
+    : "c.ip_key IS NULL";
+  return scan.checkText && text ? `${key} AND c.ip >= ${bind(text.from)} AND c.ip < ${bind(text.to)}` : key;
 }
 
 const key = (dim: Dimension): string => dim.key;

@@ -83,4 +83,15 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       CREATE INDEX conversions_ip_text ON conversions(project, ip);
     `,
   },
+  {
+    version: 3,
+    name: "prefix search on the ip_key index; text index only for rows without a key",
+    // Addresses arrive in random order, so each random-order index costs every inserted row a
+    // write to a random leaf page. Prefix search now runs on ip_key ranges (../ip-prefix.ts);
+    // only invalid inputs (no key) still need their text indexed.
+    sql: `
+      DROP INDEX conversions_ip_text;
+      CREATE INDEX conversions_ip_unkeyed ON conversions(project, ip) WHERE ip_key IS NULL;
+    `,
+  },
 ];

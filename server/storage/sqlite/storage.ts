@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Plan } from "../../../lib/schemas/api.js";
 import { GroupCommitQueue } from "../group-commit.js";
-import { foldAscii, prefixUpperBound, rangeKeys } from "../ip-bytes.js";
+import { ipSearchPlan, type IpScan, type IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
 import { encodeRecord, STATUS_CODES, type Dimension, type EncodedRecord } from "../record-codec.js";
 import {
@@ -424,30 +424,37 @@ export class SqliteStorage implements Storage {
     const project = this.projectSeq(query.projectId);
     if (project === null) return { conversions: [], totalCount: 0 };
     const projectRows = this.stmt.projectRows.get(project) as number;
-    let where = "c.project = ?";
-    const params: unknown[] = [project];
-    let ipIndex = "";
-    if (query.ip?.kind === "prefix" && query.ip.prefix !== "") {
-      const prefix = foldAscii(query.ip.prefix);
-      where += " AND c.ip >= ? AND c.ip < ?";
-      params.push(prefix, prefixUpperBound(prefix));
-      ipIndex = "conversions_ip_text";
-    } else if (query.ip?.kind === "range") {
-      const { first, last } = rangeKeys(query.ip);
-      where += " AND c.ip_key >= ? AND c.ip_key <= ?";
-      params.push(first, last);
-      ipIndex = "conversions_ip_key";
+    const plan = query.ip && !(query.ip.kind === "prefix" && query.ip.prefix === "") ? ipSearchPlan(query.ip) : null;
+    let totalCount = projectRows;
+    // The page's ids: either from the project's rows, walked newest first with the filter as a
+    // row condition, or (filtered, few matches) all matches from the ip indexes, then sorted.
+    let ids: string;
+    let params: unknown[];
+    if (!plan) {
+      ids = "SELECT c.id FROM conversions c INDEXED BY conversions_project WHERE c.project = ?";
+      params = [project];
+    } else {
+      const scans = plan.scans.map((scan) => scanSql(scan, plan.text));
+      const scanParams = scans.flatMap((scan) => [project, ...scan.params]);
+      // the scans are disjoint, so their counts add up
+      totalCount = this.db
+        .prepare(`SELECT ${scans.map((scan) => `(SELECT count(*) FROM ${scan.from} WHERE c.project = ? AND ${scan.where})`).join(" + ")}`)
+        .pluck()
+        .get(...scanParams) as number;
+      if (preferIpIndex(totalCount, projectRows, query.offset, query.limit)) {
+        ids = `SELECT id FROM (${scans.map((scan) => `SELECT c.id FROM ${scan.from} WHERE c.project = ? AND ${scan.where}`).join(" UNION ALL ")})`;
+        params = scanParams;
+      } else {
+        const walk = plan.text ? { where: "c.ip >= ? AND c.ip < ?", params: [plan.text.from, plan.text.to] } : scans[0]!;
+        ids = `SELECT c.id FROM conversions c INDEXED BY conversions_project WHERE c.project = ? AND ${walk.where}`;
+        params = [project, ...walk.params];
+      }
     }
-    const totalCount = ipIndex
-      ? (this.db.prepare(`SELECT count(*) FROM conversions c INDEXED BY ${ipIndex} WHERE ${where}`).pluck().get(...params) as number)
-      : projectRows;
     if (totalCount <= query.offset) return { conversions: [], totalCount };
-    const index =
-      ipIndex && preferIpIndex(totalCount, projectRows, query.offset, query.limit) ? ipIndex : "conversions_project";
     // Page ids first (from the index alone when it covers the filter), then only those rows,
     // so a sort never carries whole rows and their joined JSON.
-    const ids = this.db
-      .prepare(`SELECT c.id FROM conversions c INDEXED BY ${index} WHERE ${where} ORDER BY c.id DESC LIMIT ? OFFSET ?`)
+    const pageIds = this.db
+      .prepare(`${ids} ORDER BY id DESC LIMIT ? OFFSET ?`)
       .pluck()
       .all(...params, query.limit, query.offset) as number[];
     const rows = this.db
@@ -455,9 +462,24 @@ export class SqliteStorage implements Storage {
         `SELECT ${CONVERSION_COLUMNS} FROM conversions c ${CONVERSION_JOINS}
          WHERE c.id IN (SELECT value FROM json_each(?)) ORDER BY c.id DESC`,
       )
-      .all(JSON.stringify(ids)) as RawRow[];
+      .all(JSON.stringify(pageIds)) as RawRow[];
     return { conversions: rows.map((row) => toConversion(fromRaw(row))), totalCount };
   }
+}
+
+/**
+ * One scan of an ipSearch plan: an ip_key range on the key index, or the rows without a key on
+ * the partial text index, with the text check where the key range alone may hold non-matches.
+ */
+function scanSql(scan: IpScan, text: IpSearchPlan["text"]): { from: string; where: string; params: unknown[] } {
+  const conditions = scan.key ? ["c.ip_key >= ? AND c.ip_key <= ?"] : ["c.ip_key IS NULL"];
+  const params: unknown[] = scan.key ? [scan.key.first, scan.key.last] : [];
+  if (scan.checkText && text) {
+    conditions.push("c.ip >= ? AND c.ip < ?");
+    params.push(text.from, text.to);
+  }
+  const index = scan.key ? "conversions_ip_key" : "conversions_ip_unkeyed";
+  return { from: `conversions c INDEXED BY ${index}`, where: conditions.join(" AND "), params };
 }
 
 type RawRow = Omit<ConversionRow, "unique_id"> & { unique_id: Buffer };
