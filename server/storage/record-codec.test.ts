@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseIp } from "../../lib/ip/parse.js";
 import { bareIpObject } from "../../lib/schemas/ip-object.js";
 import { decodeRecord, encodeRecord, type EncodedRecord } from "./record-codec.js";
 import { sampleIpObject } from "./testing/sample.js";
@@ -77,6 +78,8 @@ describe("record codec on the real engine's output", () => {
         const record = encodeRecord(data, startedAt);
         if (data.continent?.country?.city?.timezone?.time_now) withTimeNow++;
         if (data.ip === data.ip?.toLowerCase()) expect(record.extra, input).toBeNull();
+        // prefix search finds keyed rows by key (ip-prefix.ts): their text must be the canonical one
+        if (record.ipKey) expect(parseIp(record.ip!)?.ip, input).toBe(record.ip);
         expect(roundTrip(record, startedAt), input).toStrictEqual(data);
       }
       expect(withTimeNow).toBeGreaterThan(100);

@@ -21,7 +21,11 @@ export interface Dimension {
 }
 
 export interface EncodedRecord {
-  /** the ip text folded to lower case (ASCII), what prefix search and its index compare */
+  /**
+   * the ip text folded to lower case (ASCII), what prefix search compares. With a key it is the
+   * canonical text of that address (the engine stores nothing else), which prefix search on
+   * ip_key ranges relies on (ip-prefix.ts).
+   */
   ip: string | null;
   /** version byte + address bytes; also encodes `type` */
   ipKey: Uint8Array | null;
