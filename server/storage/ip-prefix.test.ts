@@ -7,23 +7,14 @@
 import ipaddr from "ipaddr.js";
 import { describe, expect, it } from "vitest";
 import { parseIp } from "../../lib/ip/parse.js";
+import { mulberry32 } from "../geo/testing/random-addresses.js";
 import { ipToKey } from "./ip-bytes.js";
 import { compareKeys, prefixKeyRanges, type KeyRange } from "./ip-prefix.js";
 
-/** mulberry32: a seeded generator, so a failure can be replayed */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const SEED = 20261122;
-const random = generator(SEED);
+// seeded, so a failure can be replayed
+const next32 = mulberry32(SEED);
+const random = () => next32() / 4294967296;
 const int = (n: number) => Math.floor(random() * n);
 const pick = <T>(values: readonly T[]): T => values[int(values.length)]!;
 

@@ -6,7 +6,7 @@ import ipaddr from "ipaddr.js";
 import { isPublicAddress } from "../../../lib/ip/index.js";
 
 /** mulberry32: small, fast, seedable; statistical quality is ample for sampling addresses. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
