@@ -11,5 +11,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
+    reporters: ["default", "./test/helpers/summary-reporter.ts"],
   },
 });
