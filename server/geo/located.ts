@@ -4,6 +4,7 @@
  * record does not carry (capital, currency, ...) are filled in later from the country code.
  */
 import tzlookup from "@photostructure/tz-lookup";
+import { subdivisionCode } from "./subdivision-codes.js";
 
 export interface Place {
   code: string | null;
@@ -48,7 +49,10 @@ export function fromFlatRecord(record: FlatCityRecord): Located {
   return {
     continent: null,
     country: record.country_code ? { code: record.country_code.toUpperCase(), name: null, geonameId: null } : null,
-    subdivision: record.state1 ? { name: record.state1, code: null } : null,
+    // DB-IP names the subdivision without its code: the ISO 3166-2 code of that name, when one fits.
+    subdivision: record.state1
+      ? { name: record.state1, code: record.country_code ? subdivisionCode(record.country_code.toUpperCase(), record.state1) : null }
+      : null,
     city: {
       name: record.city || null,
       geonameId: null,
