@@ -68,6 +68,9 @@ describe("bundled data", () => {
     });
     expect(country.subdivision?.name).toBeTruthy();
     expect(country.city).toMatchObject({ latitude: expect.any(Number), longitude: expect.any(Number) });
+    // the decimals the data was built from, not their 32-bit float (51.51430130004883)
+    expect(String(country.city!.latitude).replace(/^-?\d+\./, "").length).toBeLessThanOrEqual(7);
+    expect(String(country.city!.longitude).replace(/^-?\d+\./, "").length).toBeLessThanOrEqual(7);
     expect(country.city!.timezone).toEqual({ name: "Europe/London", time_now: "2026-11-22T03:04:05+00:00" });
   });
 

@@ -44,8 +44,8 @@ export interface FlatCityRecord {
 }
 
 export function fromFlatRecord(record: FlatCityRecord): Located {
-  const latitude = finite(record.latitude);
-  const longitude = finite(record.longitude);
+  const latitude = shortestFloat32(finite(record.latitude));
+  const longitude = shortestFloat32(finite(record.longitude));
   return {
     continent: null,
     country: record.country_code ? { code: record.country_code.toUpperCase(), name: null, geonameId: null } : null,
@@ -66,6 +66,20 @@ export function fromFlatRecord(record: FlatCityRecord): Located {
     },
     registeredCountry: null,
   };
+}
+
+/**
+ * ip-location-db's files store coordinates as 32-bit floats, so 51.5143 reads back as
+ * 51.51430130004883. The shortest decimal that is the same 32-bit float is the value the data was
+ * built from; a value that is no 32-bit float is left as it is.
+ */
+export function shortestFloat32(value: number | null): number | null {
+  if (value === null || Math.fround(value) !== value) return value;
+  for (let digits = 1; digits <= 9; digits++) {
+    const shorter = Number(value.toPrecision(digits));
+    if (Math.fround(shorter) === value) return shorter;
+  }
+  return value;
 }
 
 function zoneAt(latitude: number, longitude: number): string | null {
