@@ -44,6 +44,7 @@ describe("apiCors", () => {
     expect(res.headers.get("vary")).toContain("Origin");
     expect(res.headers.get("access-control-expose-headers")).toContain("X-RateLimit-Remaining");
     expect(res.headers.get("access-control-expose-headers")).toContain("x-conversion-id");
+    expect(res.headers.get("access-control-expose-headers")).toContain("x-data-sources");
   });
 
   it("gives secret-key and refused answers no Access-Control-Allow-Origin", async () => {

@@ -6,6 +6,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-types.js";
 import { QUOTA_HEADERS } from "./quota-headers.js";
+import { DATA_SOURCES_HEADER } from "../../lib/schemas/data-sources.js";
 
 export interface CorsOptions {
   allowMethods?: string[];
@@ -18,7 +19,7 @@ export function apiCors(options: CorsOptions = {}): MiddlewareHandler<AppEnv> {
   const allowMethods = (options.allowMethods ?? ["GET", "POST", "OPTIONS"]).join(", ");
   const allowHeaders = (options.allowHeaders ?? ["x-api-key", "content-type"]).join(", ");
   const maxAge = String(options.maxAgeSeconds ?? 7200);
-  const expose = (options.exposeHeaders ?? [...QUOTA_HEADERS, "Retry-After", "x-request-id", "x-conversion-id"]).join(", ");
+  const expose = (options.exposeHeaders ?? [...QUOTA_HEADERS, "Retry-After", "x-request-id", "x-conversion-id", DATA_SOURCES_HEADER]).join(", ");
 
   return async (c, next) => {
     const origin = c.req.header("origin");

@@ -5,11 +5,13 @@
  */
 import { Hono, type Context } from "hono";
 import { bulkConvertBodySchema } from "../../lib/schemas/api.js";
+import { DATA_SOURCES_HEADER } from "../../lib/schemas/data-sources.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
 import { ApiError, reply } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { convertAndStore, UsageFloor, type ConvertedItem } from "../services/conversions.js";
+import { dataSources } from "../geo/data-sources.js";
 
 async function convertForRequest(
   deps: AppDeps & { usageFloor: UsageFloor },
@@ -37,6 +39,13 @@ function bulkBodyMessage(body: unknown): string | null {
 export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const deps = { ...appDeps, usageFloor: new UsageFloor() };
+
+  // Every convert answer names the data to credit (the widget links them).
+  const sources = dataSources(deps.engine.databases()).join(", ");
+  app.use("/convert", async (c, next) => {
+    c.header(DATA_SOURCES_HEADER, sources);
+    await next();
+  });
 
   app.get("/convert", async (c) => {
     const ip = c.req.query("ip");

@@ -23,6 +23,8 @@ describe.each(backendNames)("convert (%s)", (backendName) => {
     const ip = convertResponseSchema.parse(answer.body.data)!;
     expect(ip).toMatchObject({ ip: "8.8.8.8", type: "ipv4" });
     expect(ip.continent?.country?.code).toBe("US");
+    // the bundled data asks for a DB-IP link wherever results are shown
+    expect(answer.headers.get("x-data-sources")).toBe("DB-IP");
     const id = answer.headers.get("x-conversion-id")!;
     const stored = await get(id);
     expectEnvelope(stored, 200, MESSAGES.success);

@@ -55,6 +55,11 @@ describe("MaxMind drop-in in the running server", () => {
     expect(body.data.continent.country.flag.img).toBe(`${api.server.url}/flags/gb.svg`);
   });
 
+  it("names MaxMind as the data to credit", async () => {
+    const answer = await api.call("/convert?ip=81.2.69.160", { key });
+    expect(answer.headers.get("x-data-sources")).toBe("MaxMind");
+  });
+
   it("serves the flag that flag.img points at, cached for a year", async () => {
     const { data } = await convert("81.2.69.160");
     const response = await fetch(data.continent.country.flag.img);

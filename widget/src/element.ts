@@ -79,7 +79,7 @@ export function createWidgetElement(context: WidgetContext): CustomElementConstr
     private finish(asking: string, result: Awaited<ReturnType<Lookup>>): void {
       if (asking !== this.asked) return; // settings changed while this was in flight
       if (result.ok) {
-        this.state.value = { status: "ready", data: result.data };
+        this.state.value = { status: "ready", data: result.data, sources: result.sources };
         this.emit("ipatlas:load", result.data);
       } else {
         this.state.value = { status: "error", error: result.error };

@@ -30,6 +30,7 @@ beforeAll(async () => {
       res.setHeader("content-type", "application/json");
       if (key === "ipa_pk_other") return res.writeHead(401).end(envelope(401, MESSAGES.originNotAllowed, null));
       if (key === "ipa_pk_broken") return res.writeHead(500).end(envelope(500, MESSAGES.internal, null));
+      if (key === "ipa_pk_maxmind") res.setHeader("x-data-sources", "DB-IP, MaxMind, Unknown");
       res.writeHead(200).end(envelope(200, MESSAGES.success, bareIpObject(url.searchParams.get("ip") ?? "127.0.0.1", "ipv4")));
     }, 30);
   });
@@ -54,7 +55,7 @@ describe("createLookup", () => {
     expect(requests).toHaveLength(1);
     expect(requests[0]!.url).toBe("/convert?ip=8.8.8.8");
     expect(requests[0]!.headers["x-api-key"]).toBe("ipa_pk_a");
-    expect(a).toEqual({ ok: true, data: bareIpObject("8.8.8.8", "ipv4") });
+    expect(a).toEqual({ ok: true, data: bareIpObject("8.8.8.8", "ipv4"), sources: [] });
     expect(b).toBe(a);
     expect(c).toBe(a);
   });
@@ -65,6 +66,11 @@ describe("createLookup", () => {
     expect(requests.map((r) => r.url)).toEqual(["/convert?ip=8.8.8.8", "/convert?ip=1.1.1.1", "/convert", "/convert?ip=9.9.9.9"]);
     expect(mostInFlight).toBe(1);
     expect(results.map((r) => r.ok && r.data.ip)).toEqual(["8.8.8.8", "1.1.1.1", "127.0.0.1", "8.8.8.8", "9.9.9.9"]);
+  });
+
+  it("keeps the data sources the server names, for the attribution", async () => {
+    const lookup = createLookup({ baseUrl, cache: createLookupCache(memoryStorage()) });
+    expect(await lookup("ipa_pk_maxmind", "8.8.8.8")).toMatchObject({ ok: true, sources: ["DB-IP", "MaxMind"] });
   });
 
   it("asks for the visitor without an ip parameter", async () => {

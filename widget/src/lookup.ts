@@ -3,6 +3,7 @@
  * widget that asks, answered from sessionStorage when the visitor was looked up recently. At
  * most one request is in flight per page: widgets with different addresses take turns.
  */
+import { DATA_SOURCES_HEADER, parseDataSources } from "../../lib/schemas/data-sources.js";
 import type { LookupCache } from "./cache.js";
 import { clientError, toResult, type LookupResult } from "./result.js";
 
@@ -47,7 +48,7 @@ export function createLookup({ baseUrl, cache, fetch: fetchFn = fetch }: LookupO
       } catch {
         body = null;
       }
-      result = toResult(response.status, body);
+      result = toResult(response.status, body, parseDataSources(response.headers.get(DATA_SOURCES_HEADER)));
     } catch {
       // Also what a refused origin looks like: the 401 carries no CORS header, so it is unreadable.
       result = { ok: false, error: clientError(NETWORK_ERROR) };

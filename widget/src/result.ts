@@ -4,8 +4,10 @@
  */
 import type { Envelope, ErrorEnvelope } from "../../lib/schemas/envelope.js";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
+import type { DataSource } from "../../lib/schemas/data-sources.js";
 
-export type LookupResult = { ok: true; data: IpObject } | { ok: false; error: ErrorEnvelope };
+/** `sources`: the data to credit, as the server named it (absent in answers cached by older widgets) */
+export type LookupResult = { ok: true; data: IpObject; sources?: DataSource[] } | { ok: false; error: ErrorEnvelope };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -40,9 +42,9 @@ export function clientError(message: string): ErrorEnvelope {
 }
 
 /** Turns an HTTP answer into a result: success with an Ip object, or the error envelope. */
-export function toResult(status: number, body: unknown): LookupResult {
+export function toResult(status: number, body: unknown, sources?: DataSource[]): LookupResult {
   if (!isEnvelope(body)) return { ok: false, error: clientError(`Unexpected answer (HTTP ${status})`) };
-  if (body.success && isIpObject(body.data)) return { ok: true, data: body.data };
+  if (body.success && isIpObject(body.data)) return { ok: true, data: body.data, sources };
   if (body.success) return { ok: false, error: { ...body, success: false, data: null } };
   const data = isObject(body.data) ? body.data : null;
   return { ok: false, error: { ...body, data } };

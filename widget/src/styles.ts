@@ -19,8 +19,9 @@ export const CSS = `
 .error{font-weight:400}
 .row{display:flex;align-items:baseline;gap:.5em}
 .row .sub{flex:1;min-width:0}
-.attribution{flex:none;font-size:.7em;color:var(--muted);opacity:.85;text-decoration:none}
-.attribution:hover,.attribution:focus-visible{text-decoration:underline}
+.attribution{flex:none;font-size:.7em;color:var(--muted);opacity:.85}
+.attribution a{color:inherit;text-decoration:none}
+.attribution a:hover,.attribution a:focus-visible{text-decoration:underline}
 .skel{display:block;height:.8em;margin:.25em 0;border-radius:3px;background:var(--skel);animation:pulse 1.2s ease-in-out infinite alternate}
 .skel.flag{margin:0;box-shadow:none}
 .short{width:55%}

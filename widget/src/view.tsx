@@ -5,30 +5,33 @@
 import type { ReadonlySignal } from "@preact/signals";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { ErrorEnvelope } from "../../lib/schemas/envelope.js";
+import { DATA_SOURCES, type DataSource } from "../../lib/schemas/data-sources.js";
 import { countryName } from "./country-name.js";
 import type { Field, WidgetSettings } from "./settings.js";
 
 export type WidgetState =
   | { status: "loading" }
-  | { status: "ready"; data: IpObject }
+  | { status: "ready"; data: IpObject; sources?: DataSource[] }
   | { status: "error"; error: ErrorEnvelope };
 
 /**
- * The bundled data is CC BY 4.0 (DB-IP Lite city; ASN by RouteViews, DB-IP and NRO): DB-IP asks
- * for a visible link to db-ip.com, the title names the other sources.
+ * A visible link to each data source the server named (lib/schemas/data-sources.ts), as their
+ * licences ask; the server's default data (DB-IP) until an answer says otherwise.
  */
-function Attribution() {
+function Attribution({ sources }: { sources?: readonly DataSource[] }) {
+  const shown: readonly DataSource[] = sources?.length ? sources : ["DB-IP"];
   return (
-    <a
-      part="attribution"
-      class="attribution"
-      href="https://db-ip.com"
-      target="_blank"
-      rel="noopener noreferrer"
-      title="IP Geolocation by DB-IP; ASN data by RouteViews, DB-IP and NRO (CC BY 4.0)"
-    >
-      IP data: DB-IP
-    </a>
+    <span class="attribution">
+      IP data:{" "}
+      {shown.map((source, i) => (
+        <>
+          {i > 0 && ", "}
+          <a part="attribution" href={DATA_SOURCES[source].href} target="_blank" rel="noopener noreferrer" title={DATA_SOURCES[source].credit}>
+            {source}
+          </a>
+        </>
+      ))}
+    </span>
   );
 }
 
@@ -43,7 +46,7 @@ function join(parts: Array<string | null | undefined | false>, separator: string
   return parts.filter(Boolean).join(separator);
 }
 
-function Result({ data, fields, lang }: { data: IpObject; fields: readonly Field[]; lang: string }) {
+function Result({ data, sources, fields, lang }: { data: IpObject; sources?: DataSource[]; fields: readonly Field[]; lang: string }) {
   const show = (field: Field) => fields.includes(field);
   const country = data.continent?.country ?? null;
   const flag = country?.flag ?? null;
@@ -68,7 +71,7 @@ function Result({ data, fields, lang }: { data: IpObject; fields: readonly Field
         <span part="place" class="line" title={place}>{place || (country ? name : "Location unknown")}</span>
         <span class="row">
           <span part="network" class="sub">{network}</span>
-          <Attribution />
+          <Attribution sources={sources} />
         </span>
       </span>
     </>
@@ -89,7 +92,7 @@ export function WidgetView({ state, settings, pageLang }: ViewProps) {
           </span>
         </>
       ) : current.status === "ready" ? (
-        <Result data={current.data} fields={fields} lang={lang || pageLang} />
+        <Result data={current.data} sources={current.sources} fields={fields} lang={lang || pageLang} />
       ) : (
         <span class="text">
           <span part="error" class="line error" title={current.error.message}>Location unavailable</span>
