@@ -54,8 +54,9 @@ export interface IpSearchPlan {
   scans: IpScan[];
 }
 
-/** How the backends find an ipSearch's rows; a non-empty prefix or a CIDR range. */
-export function ipSearchPlan(filter: IpFilter): IpSearchPlan {
+/** How the backends find an ipSearch's rows; null when nothing filters (no ipSearch, or an empty prefix). */
+export function ipSearchPlan(filter: IpFilter | undefined): IpSearchPlan | null {
+  if (!filter || (filter.kind === "prefix" && filter.prefix === "")) return null;
   if (filter.kind === "range") return { text: null, scans: [{ key: rangeKeys(filter), checkText: false }] };
   const from = foldAscii(filter.prefix);
   const keyed = prefixKeyRanges(from).map((range): IpScan => ({ key: range, checkText: !range.exact }));

@@ -378,7 +378,7 @@ export class PostgresStorage implements Storage {
   async listConversions(query: ListQuery): Promise<ListResult> {
     const project = await this.projectSeq(query.projectId);
     if (project === null) return { conversions: [], totalCount: 0 };
-    const plan = query.ip && !(query.ip.kind === "prefix" && query.ip.prefix === "") ? ipSearchPlan(query.ip) : null;
+    const plan = ipSearchPlan(query.ip);
     // Each statement binds its own values after the project ($1).
     const statement = () => {
       const params: unknown[] = [project];

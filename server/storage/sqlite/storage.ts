@@ -425,7 +425,7 @@ export class SqliteStorage implements Storage {
     const project = this.projectSeq(query.projectId);
     if (project === null) return { conversions: [], totalCount: 0 };
     const projectRows = this.stmt.projectRows.get(project) as number;
-    const plan = query.ip && !(query.ip.kind === "prefix" && query.ip.prefix === "") ? ipSearchPlan(query.ip) : null;
+    const plan = ipSearchPlan(query.ip);
     let totalCount = projectRows;
     // The page's ids: either from the project's rows, walked newest first with the filter as a
     // row condition, or (filtered, few matches) all matches from the ip indexes, then sorted.
