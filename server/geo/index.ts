@@ -13,6 +13,7 @@ import { loadBundledIndex } from "./bundled-index.js";
 import { BundledAsn, BundledCity, MaxMindAsn, MaxMindCity, UnavailableSource, type AsnSource, type CitySource } from "./sources.js";
 import { hasFlagSvg } from "./flag-files.js";
 import { PartTokens } from "./part-tokens.js";
+import { IpObjectJson } from "./ip-object-json.js";
 
 export type { GeoLogger } from "./logger.js";
 
@@ -67,6 +68,7 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
   };
 
   const partTokens = new PartTokens();
+  const json = new IpObjectJson();
 
   // A broken database fails every lookup; one log line per 10 s says so without flooding the log.
   let lastFailureLog = -Infinity;
@@ -117,7 +119,7 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
     asn.close();
   }
 
-  return { convert, databases, close };
+  return { convert, toJson: (result) => json.stringify(result), databases, close };
 }
 
 /** Opens a bundled source; if its files are missing or unreadable, logs why and fails its lookups. */

@@ -38,6 +38,8 @@ export interface GeoEngine {
    * Never throws: a broken lookup comes back as status `failed`.
    */
   convert(input: string, now: Date): ConvertResult;
+  /** `JSON.stringify(result.data)` of one of this engine's results, from cached fragments */
+  toJson(result: ConvertResult): string;
   databases(): GeoDatabaseInfo[];
   close(): Promise<void>;
 }

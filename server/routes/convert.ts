@@ -8,7 +8,7 @@ import { bulkConvertBodySchema } from "../../lib/schemas/api.js";
 import { DATA_SOURCES_HEADER } from "../../lib/schemas/data-sources.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
-import { ApiError, reply } from "../middleware/envelope.js";
+import { ApiError, reply, replyJsonText } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { convertAndStore, UsageFloor, type ConvertedItem } from "../services/conversions.js";
 import { dataSources } from "../geo/data-sources.js";
@@ -54,7 +54,7 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     const headers = { "x-conversion-id": item!.conversionId };
     if (item!.status === "invalid-ip-address") return reply(c, 400, MESSAGES.invalidIp, null, headers);
     if (item!.status === "failed") return reply(c, 200, MESSAGES.conversionFailed, null, headers);
-    return reply(c, 200, MESSAGES.success, item!.data, headers);
+    return replyJsonText(c, 200, MESSAGES.success, deps.engine.toJson(item!), headers);
   });
 
   app.post("/convert", jsonBody(), async (c) => {
@@ -62,16 +62,12 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     const problem = bulkBodyMessage(body);
     if (problem) throw new ApiError(400, problem);
     const items = await convertForRequest(deps, c, (body as { ips: string[] }).ips);
-    return reply(
-      c,
-      200,
-      MESSAGES.success,
-      items.map((item) => ({
-        ip: item.input,
-        conversion: item.status === "success" ? item.data : null,
-        conversionId: item.conversionId,
-      })),
+    // `{ip, conversion, conversionId}` per item, the Ip objects from the engine's cached fragments
+    const text = items.map(
+      (item) =>
+        `{"ip":${JSON.stringify(item.input)},"conversion":${item.status === "success" ? deps.engine.toJson(item) : "null"},"conversionId":"${item.conversionId}"}`,
     );
+    return replyJsonText(c, 200, MESSAGES.success, `[${text.join(",")}]`);
   });
 
   return app;
