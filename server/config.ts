@@ -20,6 +20,10 @@ export interface Config {
   cityDb: string | null;
   asnDb: string | null;
   databaseUrl: string | null;
+  /** PostgreSQL connections per process (IPATLAS_DB_POOL) */
+  dbPool: number;
+  /** PostgreSQL schema (IPATLAS_DB_SCHEMA); null = the URL's `?schema=`, else `public` */
+  dbSchema: string | null;
   logLevel: LogLevel;
   /** IPATLAS_BENCH_ROUTES=1 adds the lookup-only baseline route the benchmark compares against */
   benchRoutes: boolean;
@@ -66,6 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     cityDb: text(env.IPATLAS_CITY_DB),
     asnDb: text(env.IPATLAS_ASN_DB),
     databaseUrl: text(env.DATABASE_URL),
+    dbPool: integer("IPATLAS_DB_POOL", env.IPATLAS_DB_POOL, 10, 1, 1000),
+    dbSchema: text(env.IPATLAS_DB_SCHEMA),
     logLevel,
     benchRoutes: env.IPATLAS_BENCH_ROUTES === "1",
     keyCachePollMs: integer("IPATLAS_KEY_CACHE_POLL_MS", env.IPATLAS_KEY_CACHE_POLL_MS, 50, 10, 60_000),

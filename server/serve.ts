@@ -50,7 +50,7 @@ function firstRunText(secretKey: string, baseUrl: string): string {
 }
 
 export async function startServer(config: Config, env: NodeJS.ProcessEnv, print: (text: string) => void, log: Logger): Promise<RunningServer> {
-  const storage = await openStorage(config, env);
+  const storage = await openStorage(config);
   const keys = createKeyService(storage, { pollMs: config.keyCachePollMs, onError: (error, where) => log.warn(where, { error }) });
   const services = createAdminServices(storage, () => keys.invalidate());
   const newSecretKey = await firstRun(services);

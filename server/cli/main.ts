@@ -119,7 +119,7 @@ export async function main(rawArgv: string[], io: CliIo = defaultIo): Promise<nu
       config,
       env: io.env,
       async services() {
-        storage ??= await openStorage(config, io.env);
+        storage ??= await openStorage(config);
         services ??= createAdminServices(storage);
         return services;
       },
