@@ -17,6 +17,7 @@ import { createKeyService } from "./keys/key-service.js";
 import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./cli/storage.js";
 import { createGeoEngine } from "./geo/index.js";
+import { warmUp } from "./warm-up.js";
 
 // in-flight requests get this long before their connections are cut; storage then flushes and closes
 const SHUTDOWN_LIMIT_MS = 7_000;
@@ -65,6 +66,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   });
   const deps: AppDeps = { storage, engine, config, keys, services, log };
   const app = createApp(deps);
+  await warmUp(app, engine);
 
   let server: Server;
   try {

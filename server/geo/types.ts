@@ -41,5 +41,10 @@ export interface GeoEngine {
   /** `JSON.stringify(result.data)` of one of this engine's results, from cached fragments */
   toJson(result: ConvertResult): string;
   databases(): GeoDatabaseInfo[];
+  /**
+   * Runs lookups over the whole address space and makes every time zone's formatter, so the
+   * first requests after start do not pay for compiling, caching and Intl setup.
+   */
+  warmUp(): void;
   close(): Promise<void>;
 }

@@ -10,7 +10,11 @@ import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
 import { ApiError, reply, replyJsonText } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
-import { convertAndStore, UsageFloor, type ConvertedItem } from "../services/conversions.js";
+import { AdmissionQueue, bulkAdmission } from "../middleware/bulk-admission.js";
+import { convertAndStore, UsageFloor, yieldToOthers, type ConvertedItem } from "../services/conversions.js";
+
+/** bulk items encoded between two yields of the event loop */
+const ENCODE_SLICE = 1000;
 import { dataSources } from "../geo/data-sources.js";
 
 async function convertForRequest(
@@ -57,16 +61,19 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     return replyJsonText(c, 200, MESSAGES.success, deps.engine.toJson(item!), headers);
   });
 
-  app.post("/convert", jsonBody(), async (c) => {
+  // Bulks queue before their body is read: a few run at once, the rest wait their key's turn or get 503.
+  app.post("/convert", bulkAdmission(new AdmissionQueue()), jsonBody(), async (c) => {
     const body = c.get("jsonBody");
     const problem = bulkBodyMessage(body);
     if (problem) throw new ApiError(400, problem);
     const items = await convertForRequest(deps, c, (body as { ips: string[] }).ips);
     // `{ip, conversion, conversionId}` per item, the Ip objects from the engine's cached fragments
-    const text = items.map(
-      (item) =>
-        `{"ip":${JSON.stringify(item.input)},"conversion":${item.status === "success" ? deps.engine.toJson(item) : "null"},"conversionId":"${item.conversionId}"}`,
-    );
+    const text: string[] = new Array(items.length);
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0 && i % ENCODE_SLICE === 0) await yieldToOthers();
+      const item = items[i]!;
+      text[i] = `{"ip":${JSON.stringify(item.input)},"conversion":${item.status === "success" ? deps.engine.toJson(item) : "null"},"conversionId":"${item.conversionId}"}`;
+    }
     return replyJsonText(c, 200, MESSAGES.success, `[${text.join(",")}]`);
   });
 

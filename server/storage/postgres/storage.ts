@@ -10,7 +10,7 @@ import type { Plan } from "../../../lib/schemas/api.js";
 import { GroupCommitQueue } from "../group-commit.js";
 import { ipSearchPlan, type IpScan, type IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
-import { encodeRecord, STATUS_CODES, type Dimension, type EncodedRecord } from "../record-codec.js";
+import { encodeConversions, STATUS_CODES, type Dimension, type EncodedRecord } from "../record-codec.js";
 import {
   CONVERSION_COLUMNS,
   CONVERSION_JOINS,
@@ -263,8 +263,7 @@ export class PostgresStorage implements Storage {
   // ---- conversions
 
   async commitConversions(batch: ConversionBatch): Promise<CommitResult> {
-    const records = batch.conversions.map((c) => encodeRecord(c.data, c.startedAt, c.parts));
-    return this.queue.submit({ batch, records });
+    return this.queue.submitWhenReady(encodeConversions(batch.conversions).then((records) => ({ batch, records })));
   }
 
   private async writeGroup(items: PendingBatch[]): Promise<CommitResult[]> {

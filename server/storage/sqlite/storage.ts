@@ -11,7 +11,7 @@ import type { Plan } from "../../../lib/schemas/api.js";
 import { GroupCommitQueue } from "../group-commit.js";
 import { ipSearchPlan, type IpScan, type IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
-import { encodeRecord, STATUS_CODES, type Dimension, type EncodedRecord } from "../record-codec.js";
+import { encodeConversions, STATUS_CODES, type Dimension, type EncodedRecord } from "../record-codec.js";
 import {
   CONVERSION_COLUMNS,
   CONVERSION_JOINS,
@@ -53,6 +53,7 @@ export interface SqliteOptions {
 }
 
 export const SQLITE_FILE = "ipatlas.sqlite";
+const SQLITE_GROUP_ROWS = 5000;
 
 interface PendingBatch {
   batch: ConversionBatch;
@@ -103,6 +104,8 @@ export class SqliteStorage implements Storage {
     this.db.pragma("cache_size = -65536");
     this.queue = new GroupCommitQueue((items) => Promise.resolve(this.writeGroup(items)), {
       weigh: (item) => (item as PendingBatch).records.length,
+      // a group is written synchronously on the event loop: at most one full bulk per transaction
+      maxWeight: SQLITE_GROUP_ROWS,
     });
   }
 
@@ -352,8 +355,7 @@ export class SqliteStorage implements Storage {
   // ---- conversions
 
   async commitConversions(batch: ConversionBatch): Promise<CommitResult> {
-    const records = batch.conversions.map((c) => encodeRecord(c.data, c.startedAt, c.parts));
-    return this.queue.submit({ batch, records });
+    return this.queue.submitWhenReady(encodeConversions(batch.conversions).then((records) => ({ batch, records })));
   }
 
   private writeGroup(items: PendingBatch[]): CommitResult[] {
