@@ -147,9 +147,11 @@ export class SqliteStorage implements Storage {
       projectRows: db.prepare("SELECT COALESCE(SUM(used), 0) FROM usage WHERE project = ?").pluck(),
       insertConversion: db.prepare(
         `INSERT INTO conversions (project, unique_id, status, ip, ip_key, started_at, completed_ms, created_ms,
-           location, network, tz_offset, time_shift, completion_us, extra)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           location, network, tz_offset, time_shift, completion_us, extra, seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      // the project's last conversion id after n more
+      numberConversions: db.prepare("UPDATE projects SET conversions = conversions + ? WHERE seq = ? RETURNING conversions").pluck(),
       insertLocation: db.prepare("INSERT INTO locations (hash, json) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING"),
       locationId: db.prepare("SELECT id FROM locations WHERE hash = ?").pluck(),
       insertNetwork: db.prepare("INSERT INTO networks (hash, json) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING"),
@@ -369,6 +371,7 @@ export class SqliteStorage implements Storage {
         if (used === undefined) {
           return { accepted: false, used: (this.stmt.usage.get(project, batch.period) as number | undefined) ?? 0 };
         }
+        const firstId = (this.stmt.numberConversions.get(n, project) as number) - n + 1;
         batch.conversions.forEach((conversion, i) => {
           const record = records[i]!;
           this.stmt.insertConversion.run(
@@ -386,6 +389,7 @@ export class SqliteStorage implements Storage {
             record.timeShift,
             record.completionUs,
             record.extra,
+            firstId + i,
           );
         });
         return { accepted: true, used };
