@@ -1,15 +1,18 @@
-/** ipatlas serve [--port 8787] [--host 127.0.0.1] [--workers N]: runs until SIGTERM/SIGINT. */
+/** ipatlas serve [--port 8787] [--host 127.0.0.1] [--workers N|auto]: runs until SIGTERM/SIGINT. */
+import { availableParallelism } from "node:os";
 import { UsageError, type Command } from "../command.js";
 
 export const serveCommands: Command[] = [
   {
     words: ["serve"],
-    usage: "[--port 8787] [--host 127.0.0.1] [--workers 1]",
-    summary: "start the API server (--workers N: N processes sharing the port and the database)",
+    usage: "[--port 8787] [--host 127.0.0.1] [--workers 1|N|auto]",
+    summary: "start the API server (--workers N: N processes sharing the port and the database; auto: one per core)",
     // --port and --host are read into the config by main.ts
     options: { port: { type: "string" }, host: { type: "string" }, workers: { type: "string" } },
     async run(ctx) {
-      const workers = ctx.options.workers === undefined ? 1 : Number(ctx.options.workers);
+      // One process by default: on the 2-core machine it is measured on, a second worker did not
+      // add throughput and doubles the memory (docs/api.md). `auto` is one per core.
+      const workers = ctx.options.workers === undefined ? 1 : ctx.options.workers === "auto" ? availableParallelism() : Number(ctx.options.workers);
       if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError("--workers must be an integer between 1 and 64");
       const [{ runServer }, { runClustered }] = await Promise.all([import("../../serve.js"), import("../../cluster.js")]);
       return runClustered({ workers }, () => runServer(ctx.config, ctx.env));
