@@ -14,9 +14,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Reader } from "maxmind";
-import { createGeoEngine } from "../server/geo/index.js";
-import { BundledCity } from "../server/geo/sources.js";
-import { bundledPackage } from "../server/geo/bundled-packages.js";
+import { createGeoEngine } from "../server/geo/engine/engine.js";
+import { BundledCity } from "../server/geo/sources/lookups.js";
+import { bundledPackage } from "../server/geo/sources/bundled-packages.js";
 import { randomPublicIpv4 } from "../server/geo/testing/random-addresses.js";
 
 const { values } = parseArgs({

@@ -16,7 +16,7 @@ import { onClientError } from "./middleware/client-error.js";
 import { createKeyService } from "./keys/key-service.js";
 import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./cli/storage.js";
-import { createGeoEngine } from "./geo/index.js";
+import { createGeoEngine } from "./geo/engine/engine.js";
 
 // in-flight requests get this long before their connections are cut; storage then flushes and closes
 const SHUTDOWN_LIMIT_MS = 7_000;

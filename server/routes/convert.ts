@@ -11,7 +11,7 @@ import type { AppDeps, AppEnv } from "../app-types.js";
 import { ApiError, reply } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { convertAndStore, UsageFloor, type ConvertedItem } from "../services/conversions.js";
-import { dataSources } from "../geo/data-sources.js";
+import { dataSources } from "../geo/engine/credits.js";
 
 async function convertForRequest(
   deps: AppDeps & { usageFloor: UsageFloor },

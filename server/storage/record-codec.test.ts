@@ -62,7 +62,7 @@ describe("record codec", () => {
 
 describe("record codec on the real engine's output", () => {
   it("stores every status the engine produces compactly (nothing in extra) and exactly", async () => {
-    const { createGeoEngine } = await import("../geo/index.js");
+    const { createGeoEngine } = await import("../geo/engine/engine.js");
     const { mkdtempSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");

@@ -4,17 +4,17 @@
  * Defaults ship with the install (DB-IP City Lite, ip-location-db ASN and registered country);
  * IPATLAS_CITY_DB / IPATLAS_ASN_DB replace them with MaxMind files that are followed on disk.
  */
-import { bareIpObject } from "../../lib/schemas/ip-object.js";
-import { isPublicAddress, parseIp } from "../../lib/ip/index.js";
-import type { ConvertResult, GeoDatabaseInfo, GeoEngine } from "./types.js";
-import type { GeoLogger } from "./logger.js";
+import { bareIpObject } from "../../../lib/schemas/ip-object.js";
+import { isPublicAddress, parseIp } from "../../../lib/ip/index.js";
+import type { ConvertResult, GeoDatabaseInfo, GeoEngine } from "../types.js";
+import type { GeoLogger } from "../logger.js";
 import { buildIpObject, completionTime } from "./build-ip-object.js";
-import { loadBundledIndex } from "./bundled-index.js";
-import { BundledAsn, BundledCity, MaxMindAsn, MaxMindCity, UnavailableSource, type AsnSource, type CitySource } from "./sources.js";
-import { hasFlagSvg } from "./flag-files.js";
+import { loadBundledIndex } from "../sources/bundled-index.js";
+import { BundledAsn, BundledCity, MaxMindAsn, MaxMindCity, UnavailableSource, type AsnSource, type CitySource } from "../sources/lookups.js";
+import { hasFlagSvg } from "../country/flag-files.js";
 import { PartTokens } from "./part-tokens.js";
 
-export type { GeoLogger } from "./logger.js";
+export type { GeoLogger } from "../logger.js";
 
 export interface GeoEngineOptions {
   /** GeoIP2 / GeoLite2 City .mmdb replacing the bundled city data (IPATLAS_CITY_DB) */

@@ -7,12 +7,12 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import countries from "world-countries";
-import { createGeoEngine } from "./index.js";
-import type { GeoEngine } from "./types.js";
-import { parseCidr } from "../../lib/ip/index.js";
-import { ipObjectSchema, type IpObject } from "../../lib/schemas/ip-object.js";
+import { createGeoEngine } from "./engine.js";
+import type { GeoEngine } from "../types.js";
+import { parseCidr } from "../../../lib/ip/index.js";
+import { ipObjectSchema, type IpObject } from "../../../lib/schemas/ip-object.js";
 
-const FIXTURES = resolve(import.meta.dirname, "../../test/fixtures/maxmind");
+const FIXTURES = resolve(import.meta.dirname, "../../../test/fixtures/maxmind");
 const BASE = "http://127.0.0.1:9999";
 const NOW = new Date("2026-11-22T03:04:05.678Z");
 

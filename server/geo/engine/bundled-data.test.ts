@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGeoEngine } from "./index.js";
-import type { GeoEngine } from "./types.js";
-import { ipObjectSchema } from "../../lib/schemas/ip-object.js";
+import { createGeoEngine } from "./engine.js";
+import type { GeoEngine } from "../types.js";
+import { ipObjectSchema } from "../../../lib/schemas/ip-object.js";
 
 const NOW = new Date("2026-11-22T03:04:05.678Z");
 const BASE = "http://127.0.0.1:4321";

@@ -5,10 +5,10 @@ import { Reader, type Response } from "maxmind";
 import ipaddr from "ipaddr.js";
 import { MmdbTree } from "./mmdb-tree.js";
 import { bundledPackage } from "./bundled-packages.js";
-import { BundledCity } from "./sources.js";
-import { randomPublicIpv4 } from "./testing/random-addresses.js";
+import { BundledCity } from "./lookups.js";
+import { randomPublicIpv4 } from "../testing/random-addresses.js";
 
-const FIXTURES = resolve(import.meta.dirname, "../../test/fixtures/maxmind");
+const FIXTURES = resolve(import.meta.dirname, "../../../test/fixtures/maxmind");
 
 function open(path: string) {
   const buffer = readFileSync(path);

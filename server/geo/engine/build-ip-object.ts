@@ -3,12 +3,12 @@
  * from the country code. Every key is present; a nested object is null when none of its fields
  * (nested objects included) is known.
  */
-import type { IpObject } from "../../lib/schemas/ip-object.js";
-import type { ParsedIp } from "../../lib/ip/index.js";
-import { CONTINENTS } from "./continents.js";
-import { countryFacts } from "./country-facts.js";
-import { localTimeIso } from "./time-now.js";
-import type { CityFacts, Located, Place } from "./located.js";
+import type { IpObject } from "../../../lib/schemas/ip-object.js";
+import type { ParsedIp } from "../../../lib/ip/index.js";
+import { CONTINENTS } from "../country/continents.js";
+import { countryFacts } from "../country/country-facts.js";
+import { localTimeIso } from "../country/time-now.js";
+import type { CityFacts, Located, Place } from "../sources/located.js";
 
 export interface Lookups {
   located: Located | null;

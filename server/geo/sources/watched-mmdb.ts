@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from "node:fs";
 import type { Reader, Response } from "maxmind";
 import { openCheckedMmdb, type MmdbRole } from "./mmdb-check.js";
-import type { GeoLogger } from "./logger.js";
+import type { GeoLogger } from "../logger.js";
 
 export class WatchedMmdb<T> {
   private current: Reader<Response> | null = null;

@@ -7,14 +7,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Reader, type Response } from "maxmind";
 import type ipaddr from "ipaddr.js";
-import type { ParsedIp } from "../../lib/ip/index.js";
-import type { GeoDatabaseInfo } from "./types.js";
+import type { ParsedIp } from "../../../lib/ip/index.js";
+import type { GeoDatabaseInfo } from "../types.js";
 import { fromFlatRecord, fromMaxMindRecord, type FlatCityRecord, type Located, type MaxMindCityRecord, type Place } from "./located.js";
 import type { BundledIndex } from "./bundled-index.js";
 import { bundledPackage, buildDateOfVersion } from "./bundled-packages.js";
 import { WatchedMmdb } from "./watched-mmdb.js";
 import { MmdbTree } from "./mmdb-tree.js";
-import type { GeoLogger } from "./logger.js";
+import type { GeoLogger } from "../logger.js";
 
 export interface CitySource {
   lookup(parsed: ParsedIp): Located | null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dataSources } from "./data-sources.js";
-import type { GeoDatabaseInfo } from "./types.js";
+import { dataSources } from "./credits.js";
+import type { GeoDatabaseInfo } from "../types.js";
 
 const db = (name: string, kind: string): GeoDatabaseInfo => ({ name, kind, source: "x", buildDate: null });
 

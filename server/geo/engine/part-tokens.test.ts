@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGeoEngine } from "./index.js";
-import { randomPublicIpv4 } from "./testing/random-addresses.js";
-import type { ConvertResult, GeoEngine } from "./types.js";
+import { createGeoEngine } from "./engine.js";
+import { randomPublicIpv4 } from "../testing/random-addresses.js";
+import type { ConvertResult, GeoEngine } from "../types.js";
 
 const NOW = new Date("2026-11-22T03:04:05.678Z");
 

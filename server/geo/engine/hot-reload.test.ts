@@ -3,11 +3,11 @@ import { copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync, readFileS
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createGeoEngine } from "./index.js";
-import type { GeoEngine } from "./types.js";
-import { UnavailableSource } from "./sources.js";
+import { createGeoEngine } from "./engine.js";
+import type { GeoEngine } from "../types.js";
+import { UnavailableSource } from "../sources/lookups.js";
 
-const FIXTURES = resolve(import.meta.dirname, "../../test/fixtures/maxmind");
+const FIXTURES = resolve(import.meta.dirname, "../../../test/fixtures/maxmind");
 const NOW = new Date("2026-11-22T03:04:05Z");
 
 const log: string[] = [];

@@ -3,8 +3,8 @@
  * the bundled city data and the bundled ASN data (which merges DB-IP's ASN Lite), MaxMind for a
  * configured .mmdb file. Which files are configured is fixed at start, so this is worked out once.
  */
-import type { DataSource } from "../../lib/schemas/data-sources.js";
-import type { GeoDatabaseInfo } from "./types.js";
+import type { DataSource } from "../../../lib/schemas/data-sources.js";
+import type { GeoDatabaseInfo } from "../types.js";
 
 export function dataSources(databases: readonly GeoDatabaseInfo[]): DataSource[] {
   const sources: DataSource[] = [];

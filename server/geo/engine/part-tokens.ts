@@ -1,11 +1,11 @@
 /**
  * Identity tokens for the parts of an Ip object that repeat across conversions (ConvertParts in
- * ./types.ts). The sources hand out one object per database record (a cached `Located`, one ASN
+ * ../types.ts). The sources hand out one object per database record (a cached `Located`, one ASN
  * and one registered-country object per value), so a token follows those objects: the same
  * objects, and the same public base for flag URLs, give the same token. Storage uses the tokens
  * to serialise each distinct part once instead of once per conversion.
  */
-import type { ConvertParts } from "./types.js";
+import type { ConvertParts } from "../types.js";
 
 export class PartTokens {
   /** stands for "nothing known" in either part */

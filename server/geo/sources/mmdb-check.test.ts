@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openCheckedMmdb } from "./mmdb-check.js";
 
-const FIXTURES = resolve(import.meta.dirname, "../../test/fixtures/maxmind");
+const FIXTURES = resolve(import.meta.dirname, "../../../test/fixtures/maxmind");
 const read = (file: string) => readFileSync(join(FIXTURES, file));
 
 describe("openCheckedMmdb", () => {

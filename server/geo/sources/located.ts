@@ -4,7 +4,7 @@
  * record does not carry (capital, currency, ...) are filled in later from the country code.
  */
 import tzlookup from "@photostructure/tz-lookup";
-import { subdivisionCode } from "./subdivision-codes.js";
+import { subdivisionCode } from "../country/subdivision-codes.js";
 
 export interface Place {
   code: string | null;

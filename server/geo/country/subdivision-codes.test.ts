@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSubdivisionIndex, codeIn, normaliseSubdivisionName, subdivisionCode, type SubdivisionEntry } from "./subdivision-codes.js";
-import { createGeoEngine } from "./index.js";
-import type { GeoEngine } from "./types.js";
+import { createGeoEngine } from "../engine/engine.js";
+import type { GeoEngine } from "../types.js";
 
 const lookUp = (entries: SubdivisionEntry[]) => {
   const index = buildSubdivisionIndex(entries);
