@@ -10,7 +10,7 @@ import { allowedMethods } from "./middleware/allowed-methods.js";
 import { notFound, onError } from "./middleware/errors.js";
 import { apiCors } from "./middleware/cors.js";
 import { clientIp } from "./middleware/client-ip.js";
-import { keyAuth } from "./middleware/key-auth.js";
+import { keyAuth } from "./keys/key-auth.js";
 import { secretKeyOnly } from "./middleware/public-scope.js";
 import { publicRateLimit } from "./middleware/public-rate-limit.js";
 import { quotaHeaders } from "./middleware/quota-headers.js";

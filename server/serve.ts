@@ -13,7 +13,7 @@ import { createApp } from "./app.js";
 import type { AppDeps } from "./app-types.js";
 import { createLogger, type Logger } from "./middleware/logger.js";
 import { onClientError } from "./middleware/client-error.js";
-import { createKeyService } from "./keys/key-service.js";
+import { createKeyService } from "./keys/auth-cache.js";
 import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./cli/storage.js";
 import { createGeoEngine } from "./geo/engine/engine.js";

@@ -1,9 +1,23 @@
 /** Secret keys: create, list, roll (new value, old one dead at once), revoke. Rolling works for public keys too. */
-import type { Storage } from "../storage/types.js";
-import { generateKey } from "../keys/key-value.js";
-import { ServiceError } from "./errors.js";
-import { keyView } from "./views.js";
-import { validId, validName } from "./validate.js";
+import type { ApiKey, Storage } from "../storage/types.js";
+import { generateKey } from "./key-values.js";
+import { ServiceError } from "../service-error.js";
+import { validId, validName } from "../service-input.js";
+
+/** What the CLI (`--json`) and the admin API show of a key: never its hash. */
+export const keyView = (key: ApiKey) => ({
+  id: key.id,
+  name: key.name,
+  kind: key.kind,
+  prefix: key.prefix,
+  projectId: key.projectId,
+  websiteId: key.websiteId,
+  createdAt: key.createdAt,
+  lastUsedAt: key.lastUsedAt,
+  revokedAt: key.revokedAt,
+});
+
+export type KeyView = ReturnType<typeof keyView>;
 
 export function keyServices(storage: Storage, onChange: () => void, requireProject: (id: unknown) => Promise<{ id: string }>) {
   async function requireKey(keyId: unknown) {

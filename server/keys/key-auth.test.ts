@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-types.js";
-import { openTestKeys } from "../keys/testing.js";
-import { requestId } from "./request-id.js";
+import { openTestKeys } from "../../test/helpers/keys.js";
+import { requestId } from "../middleware/request-id.js";
 import { keyAuth } from "./key-auth.js";
-import { secretKeyOnly } from "./public-scope.js";
-import { onError } from "./errors.js";
-import { createLogger } from "./logger.js";
+import { secretKeyOnly } from "../middleware/public-scope.js";
+import { onError } from "../middleware/errors.js";
+import { createLogger } from "../middleware/logger.js";
 
 let fixture: Awaited<ReturnType<typeof openTestKeys>>;
 let app: Hono<AppEnv>;

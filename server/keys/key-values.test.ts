@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateKey, hashKey, hashesEqual, keyKindOf } from "./key-value.js";
+import { generateKey, hashKey, hashesEqual, keyKindOf } from "./key-values.js";
 
 describe("key values", () => {
   it("carry the contract prefixes, a shown prefix and a SHA-256 hash", () => {

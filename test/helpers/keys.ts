@@ -1,10 +1,10 @@
-/** For unit tests of key-dependent middlewares: a real SQLite store in a temp dir, its services and key service. */
+/** Starts what key-dependent middleware tests need: a real SQLite store in a temp dir, its admin services and key cache. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createStorage } from "../storage/index.js";
-import { createAdminServices } from "../services/index.js";
-import { createKeyService } from "./key-service.js";
+import { createStorage } from "../../server/storage/index.js";
+import { createAdminServices } from "../../server/services/index.js";
+import { createKeyService } from "../../server/keys/auth-cache.js";
 
 export async function openTestKeys() {
   const dir = mkdtempSync(join(tmpdir(), "ipatlas-unit-"));

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createStorage } from "../storage/index.js";
 import type { Storage } from "../storage/types.js";
 import { createAdminServices } from "../services/index.js";
-import { createKeyService, type KeyService } from "./key-service.js";
+import { createKeyService, type KeyService } from "./auth-cache.js";
 
 // Two storages on one SQLite file stand for the server and a CLI process changing keys.
 let dir: string;

@@ -7,8 +7,8 @@ import type { MiddlewareHandler } from "hono";
 import { originAllowed } from "../../lib/origin/index.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppEnv } from "../app-types.js";
-import type { KeyService } from "../keys/key-service.js";
-import { ApiError } from "./envelope.js";
+import type { KeyService } from "./auth-cache.js";
+import { ApiError } from "../middleware/envelope.js";
 
 export interface KeyAuthOptions {
   keys: KeyService;

@@ -6,7 +6,7 @@
  */
 import { LRUCache } from "lru-cache";
 import type { KeyAuth, Storage } from "../storage/types.js";
-import { hashKey, hashesEqual, keyKindOf } from "./key-value.js";
+import { hashKey, hashesEqual, keyKindOf } from "./key-values.js";
 
 export interface KeyService {
   /** the key's project (and website for public keys), or null when unknown, revoked or rolled */

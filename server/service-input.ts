@@ -1,6 +1,6 @@
 /** Checks on what a person types into the CLI or the dashboard, shared by every service. */
-import { planSchema, type Plan } from "../../lib/schemas/api.js";
-import { ServiceError } from "./errors.js";
+import { planSchema, type Plan } from "../lib/schemas/api.js";
+import { ServiceError } from "./service-error.js";
 
 const MAX_NAME = 100;
 
