@@ -8,7 +8,7 @@ import type { Config } from "./config.js";
 import type { KeyService } from "./keys/auth-cache.js";
 import type { AdminServices } from "./services/index.js";
 import type { Logger } from "./middleware/logger.js";
-import type { QuotaState } from "./middleware/quota-headers.js";
+import type { QuotaState } from "./convert/quota-headers.js";
 
 export interface AppDeps {
   storage: Storage;

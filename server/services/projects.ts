@@ -3,7 +3,7 @@ import { planLimit, type Plan } from "../../lib/schemas/api.js";
 import type { Storage } from "../storage/types.js";
 import { generateKey } from "../keys/key-values.js";
 import { ServiceError } from "../service-error.js";
-import { periodOf } from "./period.js";
+import { periodOf } from "../convert/period.js";
 import { keyView } from "../keys/key-admin.js";
 import { projectView } from "./views.js";
 import { validId, validName, validPlan } from "../service-input.js";

@@ -10,7 +10,7 @@ import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
 import { ApiError, reply } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
-import { convertAndStore, UsageFloor, type ConvertedItem } from "../services/conversions.js";
+import { convertAndStore, UsageFloor, type ConvertedItem } from "./convert-and-store.js";
 import { dataSources } from "../geo/engine/credits.js";
 
 async function convertForRequest(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { storableText } from "./conversions.js";
+import { storableText } from "./convert-and-store.js";
 
 describe("storableText", () => {
   it("replaces NUL and unpaired surrogates, keeps everything else", () => {
@@ -12,7 +12,7 @@ describe("storableText", () => {
 
 describe("UsageFloor", () => {
   it("keeps the highest usage per project and period", async () => {
-    const { UsageFloor } = await import("./conversions.js");
+    const { UsageFloor } = await import("./convert-and-store.js");
     const floor = new UsageFloor(2);
     floor.raise("p", "2026-11", 5);
     floor.raise("p", "2026-11", 3);
