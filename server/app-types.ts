@@ -7,7 +7,7 @@ import type { KeyAuth, Storage } from "./storage/types.js";
 import type { Config } from "./config.js";
 import type { KeyService } from "./keys/auth-cache.js";
 import type { AdminServices } from "./services/index.js";
-import type { Logger } from "./middleware/logger.js";
+import type { Logger } from "./logger.js";
 import type { QuotaState } from "./convert/quota-headers.js";
 
 export interface AppDeps {

@@ -6,7 +6,7 @@ import { requestId } from "../middleware/request-id.js";
 import { keyAuth } from "./key-auth.js";
 import { secretKeyOnly } from "../middleware/public-scope.js";
 import { onError } from "../middleware/errors.js";
-import { createLogger } from "../middleware/logger.js";
+import { createLogger } from "../logger.js";
 
 let fixture: Awaited<ReturnType<typeof openTestKeys>>;
 let app: Hono<AppEnv>;

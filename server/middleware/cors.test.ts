@@ -5,7 +5,7 @@ import { openTestKeys } from "../../test/helpers/keys.js";
 import { apiCors } from "./cors.js";
 import { keyAuth } from "../keys/key-auth.js";
 import { onError } from "./errors.js";
-import { createLogger } from "./logger.js";
+import { createLogger } from "../logger.js";
 
 let fixture: Awaited<ReturnType<typeof openTestKeys>>;
 let app: Hono<AppEnv>;

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { API_VERSION } from "./request-id.js";
+import { API_VERSION } from "./middleware/request-id.js";
 
 const STATUS: Record<string, [number, string, string]> = {
   HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large", "Request headers too large"],

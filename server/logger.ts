@@ -1,5 +1,5 @@
 /** One-line logs on stderr with a level (IPATLAS_LOG_LEVEL); stdout stays free for the CLI's JSON. */
-import type { LogLevel } from "../config.js";
+import type { LogLevel } from "./config.js";
 
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
