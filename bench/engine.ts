@@ -17,7 +17,7 @@ import { Reader } from "maxmind";
 import { createGeoEngine } from "../server/geo/engine/engine.js";
 import { BundledCity } from "../server/geo/sources/lookups.js";
 import { bundledPackage } from "../server/geo/sources/bundled-packages.js";
-import { randomPublicIpv4 } from "../server/geo/testing/random-addresses.js";
+import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 
 const { values } = parseArgs({
   options: { lookups: { type: "string", default: "1000000" }, "skip-server": { type: "boolean", default: false } },

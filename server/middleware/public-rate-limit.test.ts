@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-types.js";
-import { openTestKeys } from "../../test/helpers/keys.js";
+import { openTestKeys } from "../../test/helpers/key-store.js";
 import { keyAuth } from "../keys/key-auth.js";
 import { publicRateLimit } from "./public-rate-limit.js";
 import { onError } from "./errors.js";

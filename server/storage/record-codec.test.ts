@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseIp } from "../../lib/ip/parse.js";
 import { bareIpObject } from "../../lib/schemas/ip-object.js";
 import { decodeRecord, encodeRecord, type EncodedRecord } from "./record-codec.js";
-import { sampleIpObject } from "./testing/sample.js";
+import { sampleIpObject } from "../../test/helpers/sample-conversions.js";
 
 const roundTrip = (record: EncodedRecord, startedAt: number) =>
   decodeRecord({ ...record, locationJson: record.location.json, networkJson: record.network.json }, startedAt);

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGeoEngine } from "./engine.js";
-import { randomPublicIpv4 } from "../testing/random-addresses.js";
+import { randomPublicIpv4 } from "../../../test/helpers/random-addresses.js";
 import type { ConvertResult, GeoEngine } from "../types.js";
 
 const NOW = new Date("2026-11-22T03:04:05.678Z");

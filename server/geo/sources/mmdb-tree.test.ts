@@ -6,7 +6,7 @@ import ipaddr from "ipaddr.js";
 import { MmdbTree } from "./mmdb-tree.js";
 import { bundledPackage } from "./bundled-packages.js";
 import { BundledCity } from "./lookups.js";
-import { randomPublicIpv4 } from "../testing/random-addresses.js";
+import { randomPublicIpv4 } from "../../../test/helpers/random-addresses.js";
 
 const FIXTURES = resolve(import.meta.dirname, "../../../test/fixtures/maxmind");
 

@@ -2,8 +2,8 @@
  * One running server per suite and backend, with a project made through the real CLI, and a
  * small fetch wrapper that parses the envelope. Everything goes over HTTP on loopback.
  */
-import { createBackend, type Backend } from "../helpers/backends.js";
-import { startServer, type TestServer } from "../helpers/server.js";
+import { createBackend, type Backend } from "./backends.js";
+import { startServer, type TestServer } from "./server.js";
 import { errorEnvelopeSchema } from "../../lib/schemas/envelope.js";
 
 export interface ApiHarness {

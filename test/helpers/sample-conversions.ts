@@ -4,8 +4,8 @@
  * the location's offset.
  */
 import { randomUUID } from "node:crypto";
-import type { IpObject } from "../../../lib/schemas/ip-object.js";
-import type { NewConversion } from "../types.js";
+import type { IpObject } from "../../lib/schemas/ip-object.js";
+import type { NewConversion } from "../../server/storage/types.js";
 
 const CITIES = [
   { city: "London", code: "GB", country: "United Kingdom", tz: "Europe/London", offset: 0, lat: 51.5, eu: false },

@@ -3,7 +3,7 @@
  * uniform over the address space, reserved ranges skipped (lib/ip decides what is reserved).
  */
 import ipaddr from "ipaddr.js";
-import { isPublicAddress } from "../../../lib/ip/index.js";
+import { isPublicAddress } from "../../lib/ip/index.js";
 
 /** mulberry32: small, fast, seedable; statistical quality is ample for sampling addresses. */
 export function mulberry32(seed: number): () => number {
