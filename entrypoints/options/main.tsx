@@ -1,7 +1,7 @@
 /** Options page entry: wires the page to extension storage and the Origin rule. */
 import { render } from "preact";
 import { browser } from "wxt/browser";
-import { OptionsPage } from "../../extension/options/OptionsPage.js";
+import { OptionsPage } from "../../extension/options/options-page.js";
 import { syncOriginRule, type SessionRulesApi } from "../../extension/shared/origin-header.js";
 import { loadSettings, saveSettings } from "../../extension/shared/settings.js";
 import type { StorageAreaLike } from "../../extension/shared/storage-area.js";

@@ -4,7 +4,7 @@
  */
 import { render } from "preact";
 import { browser } from "wxt/browser";
-import { PopupPage } from "../../extension/popup/PopupPage.js";
+import { PopupPage } from "../../extension/popup/popup-page.js";
 import { askWorker } from "../../extension/shared/messages.js";
 import { loadSettings, saveSettings } from "../../extension/shared/settings.js";
 import type { StorageAreaLike } from "../../extension/shared/storage-area.js";

@@ -1,7 +1,7 @@
 /** An address with its flag, place and network, for the popup (the hover card has its own compact view). */
 import type { IpObject } from "../../lib/schemas/ip-object.js";
-import { Flag } from "./Flag.js";
-import { SummaryList } from "./SummaryList.js";
+import { Flag } from "./flag.js";
+import { SummaryList } from "./summary-list.js";
 import { isEmptySummary, NO_LOCATION_LABEL, PRIVATE_LABEL, summarizeIp } from "./card-model.js";
 
 export function IpDetails({ ip, data, isPublic = true }: { ip: string; data: IpObject | null; isPublic?: boolean }) {

@@ -1,12 +1,12 @@
 /**
  * The hover card's view: one address, its flag, place and network, or why there is none.
- * role="tooltip" with readable labels; rendered by hover-card.ts into an open shadow root.
+ * role="tooltip" with readable labels; hover-card.tsx renders it into an open shadow root.
  */
 import { useState } from "preact/hooks";
 import { NO_LOCATION_LABEL, PRIVATE_LABEL, isEmptySummary, summarizeIp } from "../shared/card-model.js";
 import { describeError } from "../shared/wire-error.js";
-import { Flag } from "../shared/Flag.js";
-import { SummaryList } from "../shared/SummaryList.js";
+import { Flag } from "../shared/flag.js";
+import { SummaryList } from "../shared/summary-list.js";
 import type { CardState } from "./card-state.js";
 
 export function HoverCard({ state, id }: { state: CardState; id: string }) {

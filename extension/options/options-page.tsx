@@ -8,7 +8,7 @@ import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { CACHE_TTL_MINUTES, normalizeSite, type Settings } from "../shared/settings.js";
 import { describeError } from "../shared/wire-error.js";
-import { IpDetails } from "../shared/IpDetails.js";
+import { IpDetails } from "../shared/ip-details.js";
 import { checkFields, registerCommand, testConnection, type ConnectionResult } from "./connection-check.js";
 
 export interface OptionsPageProps {

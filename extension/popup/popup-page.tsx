@@ -4,7 +4,7 @@
  */
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
-import { IpDetails } from "../shared/IpDetails.js";
+import { IpDetails } from "../shared/ip-details.js";
 import type { OwnIpResponse, TabServerResponse } from "../shared/messages.js";
 import { isActiveOn, normalizeSite, withSiteEnabled, type Settings } from "../shared/settings.js";
 import { describeError } from "../shared/wire-error.js";
