@@ -13,7 +13,7 @@ import { clientIp } from "./middleware/client-ip.js";
 import { keyAuth } from "./keys/key-auth.js";
 import { secretKeyOnly } from "./middleware/public-scope.js";
 import { publicRateLimit } from "./middleware/public-rate-limit.js";
-import { quotaHeaders } from "./convert/quota-headers.js";
+import { QUOTA_HEADERS, quotaHeaders } from "./convert/quota-headers.js";
 import { convertRoutes } from "./convert/routes.js";
 import { conversionRoutes } from "./routes/conversions.js";
 import { healthRoutes } from "./routes/health.js";
@@ -21,6 +21,7 @@ import { benchRoutes } from "./routes/bench.js";
 import { flagRoutes } from "./routes/flags.js";
 import { widgetRoutes } from "./routes/widget.js";
 import { adminApiRoutes, dashboardRoutes } from "./admin/routes.js";
+import { DATA_SOURCES_HEADER } from "../lib/schemas/data-sources.js";
 
 const API_METHODS = {
   "/convert": ["GET", "POST", "OPTIONS"],
@@ -38,7 +39,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("*", allowedMethods(deps.config.benchRoutes ? { ...API_METHODS, "/bench/lookup": ["GET", "OPTIONS"] } : API_METHODS));
 
   // The key-protected API: CORS first (a preflight needs no key), then the key and its origin.
-  const keyed = [apiCors(), clientIp({ trustProxy: deps.config.trustProxy }), keyAuth({ keys: deps.keys })] as const;
+  const exposeHeaders = [...QUOTA_HEADERS, "Retry-After", "x-request-id", "x-conversion-id", DATA_SOURCES_HEADER];
+  const keyed = [apiCors({ exposeHeaders }), clientIp({ trustProxy: deps.config.trustProxy }), keyAuth({ keys: deps.keys })] as const;
   const limited = publicRateLimit({ perMinute: deps.config.publicRateLimit });
   app.use("/convert", ...keyed, limited, quotaHeaders());
   app.use("/conversions/get", ...keyed, secretKeyOnly());

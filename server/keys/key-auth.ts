@@ -6,16 +6,23 @@
 import type { MiddlewareHandler } from "hono";
 import { originAllowed } from "../../lib/origin/index.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import type { AppEnv } from "../app-types.js";
+import type { KeyAuth } from "../storage/types.js";
 import type { KeyService } from "./auth-cache.js";
 import { ApiError } from "../middleware/envelope.js";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** the accepted key, its project (and website for a public key) */
+    auth: KeyAuth;
+  }
+}
 
 export interface KeyAuthOptions {
   keys: KeyService;
   header?: string;
 }
 
-export function keyAuth(options: KeyAuthOptions): MiddlewareHandler<AppEnv> {
+export function keyAuth(options: KeyAuthOptions): MiddlewareHandler {
   const header = options.header ?? "x-api-key";
   return async (c, next) => {
     const value = c.req.header(header)?.trim();
