@@ -10,6 +10,7 @@ import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
 import { ApiError, reply } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
+import { API_ROUTES } from "../routes/api-routes.js";
 import { convertAndStore, UsageFloor, type ConvertedItem } from "./convert-and-store.js";
 import { dataSources } from "../geo/engine/credits.js";
 
@@ -42,12 +43,12 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
 
   // Every convert answer names the data to credit (the widget links them).
   const sources = dataSources(deps.engine.databases()).join(", ");
-  app.use("/convert", async (c, next) => {
+  app.use(API_ROUTES.convert.path, async (c, next) => {
     c.header(DATA_SOURCES_HEADER, sources);
     await next();
   });
 
-  app.get("/convert", async (c) => {
+  app.get(API_ROUTES.convert.path, async (c) => {
     const ip = c.req.query("ip");
     // omitted or empty once trimmed (contract §3): the caller's own address
     const [item] = await convertForRequest(deps, c, [ip === undefined || ip.trim() === "" ? c.get("clientIp") : ip]);
@@ -57,7 +58,7 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     return reply(c, 200, MESSAGES.success, item!.data, headers);
   });
 
-  app.post("/convert", jsonBody(), async (c) => {
+  app.post(API_ROUTES.convert.path, jsonBody(), async (c) => {
     const body = c.get("jsonBody");
     const problem = bulkBodyMessage(body);
     if (problem) throw new ApiError(400, problem);
