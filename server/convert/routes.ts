@@ -1,7 +1,7 @@
 /**
- * GET /convert (one address, default: the caller's) and POST /convert (1–5000 addresses), contract §4.
- * Every address is stored and counted; a request that needs more than the plan has left is refused
- * whole with 429 and stores nothing.
+ * GET /convert (one address, default: the caller's) and POST /convert (1–5000 addresses),
+ * docs/api.md#endpoints. Every address is stored and counted; a request that needs more than the
+ * plan has left is refused whole with 429 and stores nothing.
  */
 import { Hono, type Context } from "hono";
 import { bulkConvertBodySchema } from "../../lib/schemas/api.js";
@@ -50,7 +50,7 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
 
   app.get(API_ROUTES.convert.path, async (c) => {
     const ip = c.req.query("ip");
-    // omitted or empty once trimmed (contract §3): the caller's own address
+    // omitted or empty once trimmed (docs/api.md#conversion-records): the caller's own address
     const [item] = await convertForRequest(deps, c, [ip === undefined || ip.trim() === "" ? c.get("clientIp") : ip]);
     const headers = { "x-conversion-id": item!.conversionId };
     if (item!.status === "invalid-ip-address") return reply(c, 400, MESSAGES.invalidIp, null, headers);

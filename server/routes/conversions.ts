@@ -1,6 +1,6 @@
 /**
- * Reading stored conversions (contract §4): GET/POST /conversions/get and GET /conversions/list,
- * always within the key's project, `data` cut to `select`.
+ * Reading stored conversions (docs/api.md#endpoints): GET/POST /conversions/get and GET
+ * /conversions/list, always within the key's project, `data` cut to `select`.
  */
 import { Hono, type Context } from "hono";
 import { conversionSchema, getConversionsBodySchema, LIMITS } from "../../lib/schemas/api.js";

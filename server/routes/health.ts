@@ -1,4 +1,4 @@
-/** GET /healthz (contract §9): no key, the geolocation databases in use and their build dates. */
+/** GET /healthz (docs/api.md#operations): no key, the geolocation databases in use and their build dates. */
 import { Hono } from "hono";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { HealthResponse } from "../../lib/schemas/api.js";
