@@ -14,7 +14,7 @@ import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
 import { startServer } from "../test/helpers/server.js";
-import { randomPublicIpv4 } from "../server/geo/testing/random-addresses.js";
+import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 
 const { values } = parseArgs({
   options: {

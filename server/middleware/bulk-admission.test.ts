@@ -4,7 +4,7 @@ import type { AppEnv } from "../app-types.js";
 import type { KeyAuth } from "../storage/types.js";
 import { AdmissionQueue, bulkAdmission } from "./bulk-admission.js";
 import { onError } from "./errors.js";
-import { createLogger } from "./logger.js";
+import { createLogger } from "../logger.js";
 import { ApiError } from "./envelope.js";
 
 /** A handler that holds each request until the test releases it, in arrival order. */

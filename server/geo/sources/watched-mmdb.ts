@@ -1,0 +1,115 @@
+/**
+ * A configured MaxMind file (IPATLAS_CITY_DB / IPATLAS_ASN_DB) that follows replacement on disk.
+ * The file is polled by stat on a timer (that survives replace-by-rename, which inotify watches
+ * lose, and behaved more predictably here than fs.watchFile); a changed file is read whole, checked, and swapped in with one assignment, so a lookup sees the
+ * old reader or the new one, never a mix. A file that fails the check is refused with a logged
+ * error and the previous data keeps serving.
+ */
+import { readFileSync, statSync } from "node:fs";
+import type { Reader, Response } from "maxmind";
+import type { ParsedIp } from "../../../lib/ip/index.js";
+import { openCheckedMmdb, type MmdbRole } from "./mmdb-check.js";
+import type { GeoLogger } from "../logger.js";
+import type { Located } from "./located.js";
+import { MmdbTree } from "./mmdb-tree.js";
+import type { RecordCache } from "./record-cache.js";
+
+interface Loaded<T extends object> {
+  reader: Reader<Response>;
+  /** the fast walk from address bytes; null for record sizes it does not read */
+  tree: MmdbTree | null;
+  cache: RecordCache<T> | null;
+}
+
+export class WatchedMmdb<T extends object> {
+  private current: Loaded<T> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  /** identity of the file last seen on disk: inode, size, mtime; "missing" when absent */
+  private seen = "";
+
+  constructor(
+    readonly path: string,
+    readonly role: MmdbRole,
+    private readonly log: GeoLogger,
+    /** a record cache for each file loaded, for `located` */
+    private readonly newCache: (() => RecordCache<T>) | null = null,
+  ) {}
+
+  /** Loads the file now (a failure is logged, lookups then fail) and starts following it. */
+  start(intervalMs: number): void {
+    this.seen = this.fileIdentity();
+    this.load("loaded");
+    this.timer = setInterval(this.check, intervalMs);
+    this.timer.unref(); // never keeps the process alive on its own
+  }
+
+  /** The record of an address, or null; throws when no good file has been loaded yet. */
+  get(ip: string): T | null {
+    if (!this.current) throw new Error(`${this.role} database ${this.path} is not loaded`);
+    return this.current.reader.get(ip) as T | null;
+  }
+
+  /** The cached conversion of an address's record (needs `newCache`); throws like `get`. */
+  located(parsed: ParsedIp): Located | null {
+    const current = this.current;
+    if (!current?.cache) throw new Error(`${this.role} database ${this.path} is not loaded`);
+    const record = (
+      current.tree
+        ? current.tree.lookup(parsed.lookupVersion === 4 ? (parsed.lookup as { octets: number[] }).octets : parsed.lookup.toByteArray())
+        : current.reader.get(parsed.lookupIp)
+    ) as T | null;
+    return record ? current.cache.located(record) : null;
+  }
+
+  /** ISO date of the loaded data's build, from the file's metadata. */
+  buildDate(): string | null {
+    const epoch = this.current?.reader.metadata.buildEpoch;
+    return epoch ? epoch.toISOString() : null;
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private check = (): void => {
+    const identity = this.fileIdentity();
+    if (identity === this.seen) return;
+    this.seen = identity;
+    if (identity === "missing") {
+      this.log.warn(`geo: ${this.role} database ${this.path} was removed; still serving the data loaded before`);
+      return;
+    }
+    this.load("reloaded");
+  };
+
+  private fileIdentity(): string {
+    try {
+      const stats = statSync(this.path);
+      return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    } catch {
+      return "missing";
+    }
+  }
+
+  private load(verb: string): void {
+    try {
+      const buffer = readFileSync(this.path);
+      const cache = this.newCache?.() ?? null;
+      const reader = openCheckedMmdb(buffer, this.role, cache ?? undefined);
+      this.current = { reader, tree: treeOf(reader, buffer), cache };
+      this.log.info(`geo: ${verb} ${this.role} database ${this.path} (${reader.metadata.databaseType}, built ${this.buildDate()})`);
+    } catch (error) {
+      const keeping = this.current ? "still serving the previous data" : "lookups fail until a good file is in place";
+      this.log.error(`geo: refused ${this.role} database ${this.path}: ${(error as Error).message}; ${keeping}`);
+    }
+  }
+}
+
+function treeOf(reader: Reader<Response>, buffer: Buffer): MmdbTree | null {
+  try {
+    return new MmdbTree(reader, buffer);
+  } catch {
+    return null; // a record size MmdbTree does not read: mmdb-lib's own walk
+  }
+}
