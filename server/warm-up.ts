@@ -7,7 +7,7 @@ import type { Hono } from "hono";
 import type { GeoEngine } from "./geo/types.js";
 import type { AppEnv } from "./app-types.js";
 
-export async function warmUp(app: Hono<AppEnv>, engine: GeoEngine, rounds = 300): Promise<void> {
+export async function warmUp(app: Hono<AppEnv>, engine: GeoEngine, rounds = 100): Promise<void> {
   engine.warmUp();
   for (let i = 0; i < rounds; i++) {
     // a 401 walks CORS, client address, key check and the error envelope; /healthz a plain answer

@@ -22,7 +22,8 @@ function gatedApp(queue: AdmissionQueue) {
     await new Promise<void>((resolve) => gates.push(resolve));
     return c.text("done");
   });
-  const send = (project: string, n: number) => app.request("/convert", { method: "POST", headers: { "x-project": project, "x-n": String(n) } });
+  const send = (project: string, n: number) =>
+    app.request("/convert", { method: "POST", headers: { "x-project": project, "x-n": String(n), "content-length": "80000" }, body: "x".repeat(80_000) });
   const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
   return { app, send, started, release: async () => (gates.shift()!(), settle()), settle };
 }
@@ -73,12 +74,19 @@ describe("AdmissionQueue", () => {
     again();
   });
 
-  it("lets a GET through untouched", async () => {
+  it("lets a GET and a small POST through untouched; a POST without a declared length queues", async () => {
     const app = new Hono<AppEnv>();
+    app.onError(onError(createLogger("silent")));
+    app.use((c, next) => {
+      c.set("auth", { project: { id: "p" } } as KeyAuth);
+      return next();
+    });
     const queue = new AdmissionQueue({ concurrency: 1, maxQueued: 0 });
     const hold = await queue.acquire("x");
-    app.get("/convert", bulkAdmission(queue), (c) => c.text("ok"));
+    app.on(["GET", "POST"], "/convert", bulkAdmission(queue), (c) => c.text("ok"));
     expect((await app.request("/convert")).status).toBe(200);
+    expect((await app.request("/convert", { method: "POST", headers: { "content-length": "40" }, body: '{"ips":["8.8.8.8","1.1.1.1","9.9.9.9"]}' })).status).toBe(200);
+    expect((await app.request("/convert", { method: "POST", body: "x".repeat(20_000) })).status).toBe(503);
     hold();
   });
 });

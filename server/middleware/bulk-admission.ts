@@ -4,7 +4,8 @@
  * one tenant's flood of bulks cannot hold the others' behind it. Past the bounds (queue full,
  * this key's share of it full, or waited too long) the answer is 503 `Server busy` with
  * Retry-After; nothing was read, converted, stored or counted. A request waits before its body
- * is read, so waiting costs no memory beyond the socket.
+ * is read, so waiting costs no memory beyond the socket. Requests that declare a small body
+ * (under `minBytes`) cost about what a GET does and go straight through.
  */
 import type { MiddlewareHandler } from "hono";
 import { MESSAGES } from "../../lib/schemas/messages.js";
@@ -111,10 +112,18 @@ export class AdmissionQueue {
   }
 }
 
+export interface BulkAdmissionRoute {
+  /** a POST declaring a Content-Length below this is not queued (default 16 KiB, ~1000 addresses) */
+  minBytes?: number;
+}
+
 /** Runs the rest of the chain inside the queue, keyed by the authenticated key's project. */
-export function bulkAdmission(queue: AdmissionQueue): MiddlewareHandler<AppEnv> {
+export function bulkAdmission(queue: AdmissionQueue, options: BulkAdmissionRoute = {}): MiddlewareHandler<AppEnv> {
+  const minBytes = options.minBytes ?? 16 * 1024;
   return async (c, next) => {
     if (c.req.method !== "POST") return next();
+    const declared = Number(c.req.header("content-length") ?? NaN);
+    if (declared < minBytes) return next();
     const done = await queue.acquire(c.get("auth")?.project.id ?? "");
     try {
       await next();
