@@ -42,9 +42,9 @@ export interface GeoEngine {
   toJson(result: ConvertResult): string;
   databases(): GeoDatabaseInfo[];
   /**
-   * Runs lookups over the whole address space and makes every time zone's formatter, so the
-   * first requests after start do not pay for compiling, caching and Intl setup.
+   * Runs lookups over the whole address space for at most `budgetMs` (default 100), so the first
+   * requests after start do not pay for compiling and filling the record caches.
    */
-  warmUp(): void;
+  warmUp(budgetMs?: number): void;
   close(): Promise<void>;
 }

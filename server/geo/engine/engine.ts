@@ -14,7 +14,6 @@ import { BundledAsn, BundledCity, MaxMindAsn, MaxMindCity, UnavailableSource, ty
 import { hasFlagSvg } from "../country/flag-files.js";
 import { PartTokens } from "./part-tokens.js";
 import { IpObjectJson } from "./ip-object-json.js";
-import { localTimeIso } from "../country/time-now.js";
 
 export type { GeoLogger } from "../logger.js";
 
@@ -115,16 +114,15 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
     return list;
   }
 
-  function warmUp(): void {
+  function warmUp(budgetMs = 100): void {
     const now = new Date();
-    // ~2000 addresses spread over every /8, v4 and v6: the hot code compiled, common records cached
-    for (let i = 0; i < 2048; i++) {
+    const until = performance.now() + budgetMs;
+    // addresses spread over every /8, v4 and some v6: the hot code compiled, common records cached
+    for (let i = 0; i < 2048 && performance.now() < until; i++) {
       const v4 = `${1 + (i % 223)}.${(i * 101) % 256}.${(i * 7) % 256}.${1 + (i % 254)}`;
       toJson(convert(v4, now));
-      if (i % 8 === 0) toJson(convert(`2${(i % 16).toString(16)}0${(i % 10)}:${(i * 13).toString(16)}::1`, now));
+      if (i % 8 === 0) toJson(convert(`2${(i % 16).toString(16)}0${i % 10}:${(i * 13).toString(16)}::1`, now));
     }
-    // a time zone's first use builds an Intl formatter, ~1 ms each
-    for (const zone of Intl.supportedValuesOf("timeZone")) localTimeIso(zone, now);
   }
 
   const toJson = (result: ConvertResult) => json.stringify(result);
