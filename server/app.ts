@@ -21,6 +21,7 @@ import { benchRoutes } from "./routes/bench.js";
 import { flagRoutes } from "./routes/flags.js";
 import { widgetRoutes } from "./routes/widget.js";
 import { adminApiRoutes, dashboardRoutes } from "./admin/routes.js";
+import { landingRoutes } from "./landing/index.js";
 
 const API_METHODS = {
   "/convert": ["GET", "POST", "OPTIONS"],
@@ -54,5 +55,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", widgetRoutes(deps));
   app.route("/admin/api", adminApiRoutes(deps));
   app.route("/dashboard", dashboardRoutes(deps));
+  app.route("/", landingRoutes(deps));
   return app;
 }

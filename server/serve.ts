@@ -1,6 +1,7 @@
 /**
  * `ipatlas serve`: opens storage and the geolocation engine, mounts the app, listens, and prints
- * exactly `IP Atlas listening on http://HOST:PORT` once requests are accepted. On an empty store
+ * exactly `IP Atlas listening on http://HOST:PORT` once requests are accepted, then the dashboard's
+ * address (and what is missing, if the widget or dashboard could not be built). On an empty store
  * it first creates project `default` and prints its secret key once, with a curl line to try.
  * SIGTERM/SIGINT: stop accepting, finish in-flight requests, flush and close storage, exit 0
  * within 10 s.
@@ -17,6 +18,10 @@ import { createKeyService } from "./keys/key-service.js";
 import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./cli/storage.js";
 import { createGeoEngine } from "./geo/index.js";
+import { recordServerUrl } from "./public-url/index.js";
+import { ensureWebBuilds } from "./web-builds/index.js";
+import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";
+import { join } from "node:path";
 
 // in-flight requests get this long before their connections are cut; storage then flushes and closes
 const SHUTDOWN_LIMIT_MS = 7_000;
@@ -49,7 +54,18 @@ function firstRunText(secretKey: string, baseUrl: string): string {
   ].join("\n");
 }
 
+/** What a person needs next, after the listening line: where the dashboard is and how to sign in. */
+function nextStepsText(baseUrl: string, config: Config, env: NodeJS.ProcessEnv, missing: string[]): string {
+  const token = env.IPATLAS_ADMIN_TOKEN?.trim() ? "IPATLAS_ADMIN_TOKEN" : join(config.dataDir, ADMIN_TOKEN_FILE);
+  return [
+    `  Dashboard:  ${baseUrl}/dashboard  (sign in with the admin token from ${token})`,
+    `  API:        ${baseUrl}/docs/api  ·  health: ${baseUrl}/healthz`,
+    ...missing.map((line) => `  Missing:    ${line}`),
+  ].join("\n");
+}
+
 export async function startServer(config: Config, env: NodeJS.ProcessEnv, print: (text: string) => void, log: Logger): Promise<RunningServer> {
+  const missingBuilds = await ensureWebBuilds(print);
   const storage = await openStorage(config, env);
   const keys = createKeyService(storage, { pollMs: config.keyCachePollMs, onError: (error, where) => log.warn(where, { error }) });
   const services = createAdminServices(storage, () => keys.invalidate());
@@ -86,6 +102,9 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   // the key first: whoever waits for the "listening" line has the whole first-run text by then
   if (newSecretKey) print(firstRunText(newSecretKey, baseUrl));
   print(`IP Atlas listening on http://${listenHost}:${port}`);
+  print(nextStepsText(baseUrl, config, env, missingBuilds));
+  // the CLI run elsewhere on this data dir then prints snippets that point here
+  recordServerUrl(config.dataDir, baseUrl);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

@@ -18,6 +18,17 @@ export type OriginPattern =
 export type ParseResult = { ok: true; pattern: OriginPattern; normalized: string } | { ok: false; error: string };
 
 const EXTENSION = /^(chrome-extension|moz-extension|safari-web-extension):\/\/([a-z0-9-]+)\/?$/;
+/** What each browser uses as an extension's host: Chrome 32 letters a–p, Firefox and Safari a UUID. */
+const EXTENSION_IDS: Record<string, { id: RegExp; what: string }> = {
+  "chrome-extension": { id: /^[a-p]{32}$/, what: "a Chrome extension id is 32 letters from a to p" },
+  "moz-extension": { id: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, what: "a Firefox extension id is a UUID" },
+  "safari-web-extension": { id: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, what: "a Safari extension id is a UUID" },
+};
+
+/** True for browser-extension patterns: they call the API from the extension, never embed the widget. */
+export function isExtensionPattern(pattern: string): boolean {
+  return EXTENSION.test(pattern.trim().toLowerCase());
+}
 const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
 const MAX_LENGTH = 253 + 40;
 
@@ -49,6 +60,8 @@ export function parseOriginPattern(input: string): ParseResult {
 
   const extension = EXTENSION.exec(text);
   if (extension) {
+    const rule = EXTENSION_IDS[extension[1]!]!;
+    if (!rule.id.test(extension[2]!)) return fail(`Not an extension origin: ${input.trim()} (${rule.what})`);
     const pattern: OriginPattern = { kind: "exact", origin: `${extension[1]}://${extension[2]}` };
     return { ok: true, pattern, normalized: describe(pattern) };
   }

@@ -29,7 +29,7 @@ import { storableText } from "../services/conversions.js";
 import { periodOf } from "../services/period.js";
 import { parseIpSearch } from "../storage/index.js";
 import { readWidgetManifest } from "../widget/manifest.js";
-import { widgetSnippet } from "../widget/snippet.js";
+import { takesWidget, widgetSnippet } from "../widget/snippet.js";
 import { resolveAdminToken } from "./admin-token.js";
 import { conversionMap, conversionPage } from "./conversion-views.js";
 import { dashboardFiles } from "./dashboard-files.js";
@@ -120,7 +120,8 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   });
   app.post("/keys/:keyId/roll", async (c) => {
     const rolled = await fromService(() => services.rollKey(c.req.param("keyId")));
-    const snippet = rolled.publicKey ? snippetFor(c.req.url, rolled.publicKey) : undefined;
+    const website = rolled.key.websiteId ? await storage.getWebsite(rolled.key.websiteId) : null;
+    const snippet = rolled.publicKey ? snippetFor(c.req.url, website?.origin ?? "", rolled.publicKey) : undefined;
     return reply(c, 200, "Key rolled", { ...rolled, ...(snippet !== undefined && { snippet }) });
   });
   app.post("/keys/:keyId/revoke", async (c) => {
@@ -141,7 +142,7 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
     const input = parseInput(addWebsiteBodySchema, c.get("jsonBody"));
     const added = await fromService(() => services.addWebsite({ projectId: c.req.param("projectId"), origin: input.origin }));
     const website: AdminWebsite = { id: added.website.id, origin: added.website.origin, keyId: added.key.id, keyPrefix: added.key.prefix };
-    return reply(c, 201, "Website added", { website, publicKey: added.publicKey, snippet: snippetFor(c.req.url, added.publicKey) });
+    return reply(c, 201, "Website added", { website, publicKey: added.publicKey, snippet: snippetFor(c.req.url, added.website.origin, added.publicKey) });
   });
   app.delete("/websites/:websiteId", async (c) => {
     const removed = await fromService(() => services.removeWebsite(c.req.param("websiteId")));
@@ -174,8 +175,9 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
     return reply(c, 200, MESSAGES.success, await conversionMap(storage, project.id, MAP_RECENT_CONVERSIONS));
   });
 
-  /** the widget's embed code with this key, or null when the widget is not built */
-  function snippetFor(requestUrl: string, publicKey: string): { html: string } | null {
+  /** the widget's embed code with this key, or null when the widget is not built or the origin is an extension's */
+  function snippetFor(requestUrl: string, origin: string, publicKey: string): { html: string } | null {
+    if (!takesWidget(origin)) return null;
     const manifest = readWidgetManifest();
     if (!manifest) return null;
     const baseUrl = deps.config.publicUrl ?? new URL(requestUrl).origin;
