@@ -130,8 +130,29 @@ export const adminConversionsQuerySchema = z.object({
   status: z
     .enum(conversionStatusSchema.options, { error: "status must be one of success, failed, invalid-ip-address" })
     .optional(),
+  /** ISO 3166-1 alpha-2 of the located country */
+  country: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, "country must be a two-letter country code")
+    .transform((code) => code.toUpperCase())
+    .optional(),
+  /** autonomous system number, with or without the AS prefix */
+  asn: z
+    .string()
+    .trim()
+    .regex(/^(AS)?\d{1,10}$/i, "asn must be an AS number such as 15169 or AS15169")
+    .transform((value) => Number(value.replace(/^AS/i, "")))
+    .optional(),
 });
 export type AdminConversionsQuery = z.infer<typeof adminConversionsQuerySchema>;
+/** the list's filters, as the dashboard sends them (before parsing) */
+export type ConversionFilterInput = { ipSearch?: string; status?: string; country?: string; asn?: string };
+
+export const EXPORT_FORMATS = ["csv", "ndjson"] as const;
+export const exportQuerySchema = adminConversionsQuerySchema.omit({ offset: true, limit: true }).extend({
+  format: z.enum(EXPORT_FORMATS, { error: "format must be csv or ndjson" }).optional().default("csv"),
+});
 
 export const adminConversionListSchema = z.object({
   conversions: z.array(conversionSchema),
@@ -153,5 +174,8 @@ export const conversionMapSchema = z.object({
   countries: z.array(
     z.object({ code: z.string(), numeric: z.string().nullable(), name: z.string(), count: z.number().int() }),
   ),
+  /** matching conversions per UTC day over the last MAP_DAYS days, oldest first, days without any included */
+  days: z.array(z.object({ day: z.string(), count: z.number().int() })),
 });
+export const MAP_DAYS = 30;
 export type ConversionMap = z.infer<typeof conversionMapSchema>;

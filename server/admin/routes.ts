@@ -13,6 +13,7 @@ import {
   addWebsiteBodySchema,
   adminConversionsQuerySchema,
   conversionIdParamSchema,
+  exportQuerySchema,
   createKeyBodySchema,
   createProjectBodySchema,
   setPlanBodySchema,
@@ -21,6 +22,7 @@ import {
   type AdminProject,
 } from "../../lib/schemas/admin.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
+import type { ConversionStatus } from "../../lib/schemas/api.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
 import { clientIp } from "../middleware/client-ip.js";
 import { ApiError, reply } from "../middleware/envelope.js";
@@ -31,7 +33,8 @@ import { parseIpSearch } from "../storage/index.js";
 import { readWidgetManifest } from "../widget/manifest.js";
 import { takesWidget, widgetSnippet } from "../widget/snippet.js";
 import { resolveAdminToken } from "./admin-token.js";
-import { conversionMap, conversionPage } from "./conversion-views.js";
+import { conversionMap, conversionPage, type ConversionFilter } from "./conversion-views.js";
+import { exportStream } from "./conversion-export.js";
 import { dashboardFiles } from "./dashboard-files.js";
 import { assertSameOrigin, currentSession, sessionGuard } from "./session-guard.js";
 import { SessionStore, secretsEqual } from "./sessions.js";
@@ -150,18 +153,33 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   });
 
   // ---- conversions ----
+  /** the list's filters from the query, cleaned as the public GET /conversions/list cleans ipSearch */
+  const filterOf = (query: { ipSearch?: string | undefined; status?: ConversionStatus | undefined; country?: string | undefined; asn?: number | undefined }): ConversionFilter => ({
+    ip: query.ipSearch ? parseIpSearch(storableText(query.ipSearch)) : undefined,
+    status: query.status,
+    country: query.country,
+    asn: query.asn,
+  });
+
   app.get("/projects/:projectId/conversions", async (c) => {
     const query = parseInput(adminConversionsQuerySchema, c.req.query(), "Query");
     const project = await fromService(() => services.requireProject(c.req.param("projectId")));
-    const page = await conversionPage(storage, {
-      projectId: project.id,
-      offset: query.offset,
-      limit: query.limit,
-      status: query.status,
-      // the same parsing and cleaning as the public GET /conversions/list
-      ip: query.ipSearch ? parseIpSearch(storableText(query.ipSearch)) : undefined,
-    });
+    const page = await conversionPage(storage, { projectId: project.id, offset: query.offset, limit: query.limit, ...filterOf(query) });
     return reply(c, 200, MESSAGES.success, page);
+  });
+  // before /conversions/:uniqueId, which would take "export" as an id
+  app.get("/projects/:projectId/conversions/export", async (c) => {
+    const query = parseInput(exportQuerySchema, c.req.query(), "Query");
+    const project = await fromService(() => services.requireProject(c.req.param("projectId")));
+    const stamp = new Date().toISOString().slice(0, 10);
+    return new Response(exportStream(storage, project.id, filterOf(query), query.format), {
+      headers: {
+        "content-type": query.format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
+        "content-disposition": `attachment; filename="conversions-${project.id}-${stamp}.${query.format}"`,
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
   });
   app.get("/projects/:projectId/conversions/:uniqueId", async (c) => {
     const project = await fromService(() => services.requireProject(c.req.param("projectId")));
@@ -172,7 +190,8 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   });
   app.get("/projects/:projectId/map", async (c) => {
     const project = await fromService(() => services.requireProject(c.req.param("projectId")));
-    return reply(c, 200, MESSAGES.success, await conversionMap(storage, project.id, MAP_RECENT_CONVERSIONS));
+    const query = parseInput(adminConversionsQuerySchema, c.req.query(), "Query");
+    return reply(c, 200, MESSAGES.success, await conversionMap(storage, project.id, MAP_RECENT_CONVERSIONS, filterOf(query)));
   });
 
   /** the widget's embed code with this key, or null when the widget is not built or the origin is an extension's */
