@@ -379,6 +379,12 @@ describe("<ipatlas-widget> in Chromium", () => {
     expect(await privateBox.getAttribute("data-reason")).toBe("private");
     expect(await page.locator("#private .sub").textContent()).toBe("10.1.2.3 is used inside a local network, so it has no location.");
     await page.screenshot({ path: "/work/notes/screens/web-widget-narrow-badge-private.png" });
+
+    // the visitor goes offline, then the page asks about another address
+    await context.setOffline(true);
+    await page.evaluate(() => document.querySelector("#private")!.setAttribute("ip", "9.9.9.9"));
+    await expect.poll(() => privateBox.getAttribute("data-reason")).toBe("offline");
+    expect(await page.locator("#private [part=error]").textContent()).toBe("You are offline");
     await context.close();
   });
 
