@@ -17,6 +17,8 @@ import { launchBrowser } from "../helpers/chromium.js";
 import { startServer, type TestServer } from "../helpers/server.js";
 
 const FIXED_IP = "8.8.8.8";
+/** tests that run several CLI processes or take several screenshots; the machine is shared */
+const CLI_AND_SCREENSHOTS = 120_000;
 /** the visitor's address as the one trusted proxy reports it */
 const VISITOR_IP = "81.2.69.142";
 
@@ -417,7 +419,7 @@ describe("<ipatlas-widget> in Chromium", () => {
     } finally {
       await other.close();
     }
-  });
+  }, CLI_AND_SCREENSHOTS);
 
   it("serves the demo page, whose widgets work once the page's origin is registered", async () => {
     const { project } = await api.cli("project", "list").then((r) => ({ project: r.projects.find((p: { name: string }) => p.name === "Widget e2e") }));
@@ -446,5 +448,5 @@ describe("<ipatlas-widget> in Chromium", () => {
         await shot.close();
       }
     }
-  });
+  }, CLI_AND_SCREENSHOTS);
 });
