@@ -23,7 +23,7 @@ import { widgetRoutes } from "./routes/widget.js";
 import { adminApiRoutes, dashboardRoutes } from "./admin/routes.js";
 import { API_ROUTES, methodsByPath } from "./routes/api-routes.js";
 import { DATA_SOURCES_HEADER } from "../lib/schemas/data-sources.js";
-import { landingRoutes } from "./landing/index.js";
+import { landingRoutes } from "./routes/landing.js";
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

@@ -18,8 +18,8 @@ import { createKeyService } from "./keys/auth-cache.js";
 import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./open-storage.js";
 import { createGeoEngine } from "./geo/engine/engine.js";
-import { recordServerUrl } from "./public-url/index.js";
-import { ensureWebBuilds } from "./web-builds/index.js";
+import { recordServerUrl } from "./public-url.js";
+import { ensureWebBuilds } from "./web-builds.js";
 import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";
 import { join } from "node:path";
 

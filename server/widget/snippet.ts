@@ -4,7 +4,7 @@
  */
 import { isExtensionPattern } from "../../lib/origin/index.js";
 import type { Config } from "../config.js";
-import { serverBaseUrl } from "../public-url/index.js";
+import { serverBaseUrl } from "../public-url.js";
 import { readWidgetManifest, type WidgetManifest } from "./manifest.js";
 
 /** What the snippet shows when the key's value is not known (keys are stored only as hashes). */

@@ -6,7 +6,7 @@
  */
 import { KEY_PLACEHOLDER, takesWidget, widgetScriptUrl, widgetSnippet } from "../../widget/snippet.js";
 import { readWidgetManifest } from "../../widget/manifest.js";
-import { serverBaseUrl } from "../../public-url/index.js";
+import { serverBaseUrl } from "../../public-url.js";
 import { UsageError, type Command } from "../command.js";
 
 export const widgetCommands: Command[] = [

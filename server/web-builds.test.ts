@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ensureWebBuilds, type WebBuild } from "./index.js";
+import { ensureWebBuilds, type WebBuild } from "./web-builds.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ipatlas-builds-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

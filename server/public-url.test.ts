@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../config.js";
-import { readServerUrl, recordServerUrl, SERVER_URL_FILE, serverBaseUrl } from "./index.js";
+import { loadConfig } from "./config.js";
+import { readServerUrl, recordServerUrl, SERVER_URL_FILE, serverBaseUrl } from "./public-url.js";
 
 const dirs: string[] = [];
 const dataDir = () => {

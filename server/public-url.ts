@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { publicBaseUrl, type Config } from "../config.js";
+import { publicBaseUrl, type Config } from "./config.js";
 
 export const SERVER_URL_FILE = "server-url.json";
 

@@ -6,8 +6,8 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { DASHBOARD_DIST_DIR } from "../admin/dashboard-files.js";
-import { WIDGET_DIST_DIR } from "../widget/manifest.js";
+import { DASHBOARD_DIST_DIR } from "./admin/dashboard-files.js";
+import { WIDGET_DIST_DIR } from "./widget/manifest.js";
 
 export interface WebBuild {
   name: "widget" | "dashboard";
@@ -23,13 +23,13 @@ export const WEB_BUILDS: readonly WebBuild[] = [
     name: "widget",
     marker: join(WIDGET_DIST_DIR, "manifest.json"),
     serves: "/widget.js, /widget/<hash>.js and /widget/demo",
-    build: async () => (await import("../../widget/build.js")).buildWidget(),
+    build: async () => (await import("../widget/build.js")).buildWidget(),
   },
   {
     name: "dashboard",
     marker: join(DASHBOARD_DIST_DIR, "index.html"),
     serves: "/dashboard",
-    build: async () => (await import("../../dashboard/build.js")).buildDashboard(),
+    build: async () => (await import("../dashboard/build.js")).buildDashboard(),
   },
 ];
 
