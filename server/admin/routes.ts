@@ -20,9 +20,9 @@ import {
   signInBodySchema,
   type AdminWebsite,
   type AdminProject,
+  type AdminConversionsQuery,
 } from "../../lib/schemas/admin.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import type { ConversionStatus } from "../../lib/schemas/api.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
 import { clientIp } from "../middleware/client-ip.js";
 import { ApiError, reply } from "../middleware/envelope.js";
@@ -154,7 +154,7 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
 
   // ---- conversions ----
   /** the list's filters from the query, cleaned as the public GET /conversions/list cleans ipSearch */
-  const filterOf = (query: { ipSearch?: string | undefined; status?: ConversionStatus | undefined; country?: string | undefined; asn?: number | undefined }): ConversionFilter => ({
+  const filterOf = (query: Omit<AdminConversionsQuery, "offset" | "limit">): ConversionFilter => ({
     ip: query.ipSearch ? parseIpSearch(storableText(query.ipSearch)) : undefined,
     status: query.status,
     country: query.country,
