@@ -216,6 +216,9 @@ describe("dashboard", () => {
     expect(await page.locator(".map-legend").textContent()).toContain("conversions per country");
     await map.locator('path.hit[data-country="US"]').first().hover();
     await expect.poll(() => page.getByTestId("map-hover").textContent()).toMatch(/^United States\d conversions? \(\d+%\)$/);
+    // the same details by keyboard
+    await map.locator('path.hit[data-country="GB"]').focus();
+    await expect.poll(() => page.getByTestId("map-hover").textContent()).toMatch(/^United Kingdom2 conversions \(\d+%\)$/);
     const days = page.getByTestId("daily-chart");
     expect(await days.locator("rect").count()).toBe(30);
     expect(await days.getAttribute("aria-label")).toContain(`${new Date().toISOString().slice(0, 10)} 8`);

@@ -64,6 +64,10 @@ export function WorldMap({ map }: { map: ConversionMap }) {
                     style={hit ? { fillOpacity: shade } : undefined}
                     data-country={hit?.code}
                     onMouseEnter={show(hit?.name ?? shape.name, hit?.count ?? null)}
+                    // countries with conversions are reachable by keyboard; focus shows the same details
+                    tabIndex={hit ? 0 : undefined}
+                    onFocus={hit ? show(hit.name, hit.count) : undefined}
+                    aria-label={hit ? `${hit.name}: ${formatNumber(hit.count)}` : undefined}
                   />
                 );
               })}
