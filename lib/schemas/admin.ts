@@ -14,6 +14,7 @@ export const ADMIN_MESSAGES = {
   invalidToken: "Invalid admin token",
   csrfRejected: "Missing or invalid CSRF token",
   crossOrigin: "Cross-origin request refused",
+  tooManySignIns: "Too many sign-in attempts waiting from your address",
 } as const;
 
 /** Header the dashboard sends on every mutation: the session's CSRF token, which another site cannot read. */
