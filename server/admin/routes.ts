@@ -49,7 +49,7 @@ export interface AdminApiOptions {
 export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Hono<AppEnv> {
   const token = options.token ?? resolveAdminToken({ envToken: process.env.IPATLAS_ADMIN_TOKEN, dataDir: deps.config.dataDir }).value;
   const sessions = new SessionStore({ secret: token, lifetimeMs: SESSION_LIFETIME_MS });
-  const throttle = options.throttle ?? new SignInThrottle();
+  const throttle = options.throttle ?? new SignInThrottle({ maxQueued: deps.config.limits.signInQueuePerAddress });
   const { services, storage } = deps;
   const app = new Hono<AppEnv>();
 
@@ -64,8 +64,9 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   app.post("/session", jsonBody(), async (c) => {
     assertSameOrigin(c);
     const input = parseInput(signInBodySchema, c.get("jsonBody"));
-    const ok = await throttle.attempt(c.get("clientIp") || "unknown", () => secretsEqual(input.token, token));
-    if (!ok) throw new ApiError(401, ADMIN_MESSAGES.invalidToken);
+    const outcome = await throttle.attempt(c.get("clientIp") || "unknown", () => secretsEqual(input.token, token), c.req.raw.signal);
+    if (outcome === "busy") throw new ApiError(429, ADMIN_MESSAGES.tooManySignIns, null, { "Retry-After": "1" });
+    if (outcome !== "accepted") throw new ApiError(401, ADMIN_MESSAGES.invalidToken);
     const { id, session } = sessions.create();
     setCookie(c, SESSION_COOKIE, id, {
       httpOnly: true,
