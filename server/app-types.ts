@@ -32,6 +32,8 @@ export type AppEnv = {
     auth: KeyAuth;
     /** the caller's address (socket, or X-Forwarded-For with IPATLAS_TRUST_PROXY) */
     clientIp: string;
+    /** what per-caller limits count: the IPv4 address or the IPv6 /64 (middleware/client-ip.ts) */
+    clientBucket: string;
     /** a POST body parsed by the json-body middleware */
     jsonBody: unknown;
     /** plan usage after a convert request, for the X-RateLimit-* headers */

@@ -38,7 +38,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("*", allowedMethods(deps.config.benchRoutes ? { ...API_METHODS, "/bench/lookup": ["GET", "OPTIONS"] } : API_METHODS));
 
   // The key-protected API: CORS first (a preflight needs no key), then the key and its origin.
-  const keyed = [apiCors(), clientIp({ trustProxy: deps.config.trustProxy }), keyAuth({ keys: deps.keys })] as const;
+  const keyed = [apiCors(), clientIp({ trustProxy: deps.config.trustProxy, maxForwardedForBytes: deps.config.limits.maxForwardedForBytes }), keyAuth({ keys: deps.keys })] as const;
   const limited = publicRateLimit({ perMinute: deps.config.publicRateLimit });
   app.use("/convert", ...keyed, limited, quotaHeaders());
   app.use("/conversions/get", ...keyed, secretKeyOnly());

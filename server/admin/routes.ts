@@ -53,7 +53,7 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   const { services, storage } = deps;
   const app = new Hono<AppEnv>();
 
-  app.use("*", clientIp({ trustProxy: deps.config.trustProxy }));
+  app.use("*", clientIp({ trustProxy: deps.config.trustProxy, maxForwardedForBytes: deps.config.limits.maxForwardedForBytes }));
   // admin answers are never cached: they carry keys and session tokens
   app.use("*", async (c, next) => {
     await next();
@@ -64,7 +64,7 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   app.post("/session", jsonBody(), async (c) => {
     assertSameOrigin(c);
     const input = parseInput(signInBodySchema, c.get("jsonBody"));
-    const outcome = await throttle.attempt(c.get("clientIp") || "unknown", () => secretsEqual(input.token, token), c.req.raw.signal);
+    const outcome = await throttle.attempt(c.get("clientBucket") || "unknown", () => secretsEqual(input.token, token), c.req.raw.signal);
     if (outcome === "busy") throw new ApiError(429, ADMIN_MESSAGES.tooManySignIns, null, { "Retry-After": "1" });
     if (outcome !== "accepted") throw new ApiError(401, ADMIN_MESSAGES.invalidToken);
     const { id, session } = sessions.create();

@@ -1,6 +1,6 @@
 /**
  * Per-caller limit for public keys (contract §5): at most `perMinute` requests in each minute for
- * one (key, client address); over it 429 `Too many requests` with Retry-After. Secret keys are not
+ * one (key, client address; an IPv6 caller counts by its /64); over it 429 `Too many requests` with Retry-After. Secret keys are not
  * limited here (their plan quota applies). Fixed one-minute windows kept in memory; a sweep drops
  * finished windows so the map stays small.
  */
@@ -29,7 +29,7 @@ export function publicRateLimit(options: PublicRateLimitOptions): MiddlewareHand
       for (const [id, window] of windows) if (at - window.start >= windowMs) windows.delete(id);
       lastSweep = at;
     }
-    const id = `${auth.key.id} ${c.get("clientIp")}`;
+    const id = `${auth.key.id} ${c.get("clientBucket")}`;
     let window = windows.get(id);
     if (!window || at - window.start >= windowMs) {
       window = { start: at, count: 0 };
