@@ -7,6 +7,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-types.js";
 import { QUOTA_HEADERS } from "./quota-headers.js";
 import { DATA_SOURCES_HEADER } from "../../lib/schemas/data-sources.js";
+import { isSerializedOrigin } from "../../lib/origin/index.js";
 
 export interface CorsOptions {
   allowMethods?: string[];
@@ -30,7 +31,9 @@ export function apiCors(options: CorsOptions = {}): MiddlewareHandler<AppEnv> {
         "Access-Control-Max-Age": maxAge,
         Vary: "Origin",
       });
-      if (origin) headers.set("Access-Control-Allow-Origin", origin);
+      // a preflight grants nothing by itself (the key and its origin are checked on the request);
+      // only a well-formed origin is named back
+      if (isSerializedOrigin(origin)) headers.set("Access-Control-Allow-Origin", origin!);
       return new Response(null, { status: 204, headers });
     }
     await next();
