@@ -51,6 +51,7 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   const sessions = new SessionStore({ secret: token, lifetimeMs: SESSION_LIFETIME_MS });
   const throttle = options.throttle ?? new SignInThrottle({ maxQueued: deps.config.limits.signInQueuePerAddress });
   const { services, storage } = deps;
+  const sameOrigin = { publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy };
   const app = new Hono<AppEnv>();
 
   app.use("*", clientIp({ trustProxy: deps.config.trustProxy, maxForwardedForBytes: deps.config.limits.maxForwardedForBytes }));
@@ -62,7 +63,7 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
 
   // ---- session ----
   app.post("/session", jsonBody(), async (c) => {
-    assertSameOrigin(c);
+    assertSameOrigin(c, sameOrigin);
     const input = parseInput(signInBodySchema, c.get("jsonBody"));
     const outcome = await throttle.attempt(c.get("clientBucket") || "unknown", () => secretsEqual(input.token, token), c.req.raw.signal);
     if (outcome === "busy") throw new ApiError(429, ADMIN_MESSAGES.tooManySignIns, null, { "Retry-After": "1" });
@@ -79,7 +80,7 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   });
 
   // everything below needs a session; bodies are read only once it is there
-  app.use("*", sessionGuard(sessions));
+  app.use("*", sessionGuard(sessions, sameOrigin));
   const withBody = jsonBody();
 
   // past the guard, so the session exists
