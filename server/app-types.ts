@@ -5,10 +5,10 @@
 import type { GeoEngine } from "./geo/types.js";
 import type { KeyAuth, Storage } from "./storage/types.js";
 import type { Config } from "./config.js";
-import type { KeyService } from "./keys/key-service.js";
+import type { KeyService } from "./keys/auth-cache.js";
 import type { AdminServices } from "./services/index.js";
-import type { Logger } from "./middleware/logger.js";
-import type { QuotaState } from "./middleware/quota-headers.js";
+import type { Logger } from "./logger.js";
+import type { QuotaState } from "./convert/quota-headers.js";
 
 export interface AppDeps {
   storage: Storage;

@@ -10,7 +10,7 @@ import { createServer, type Server } from "node:http";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { ServerLimits } from "../config.js";
-import { onClientError } from "../middleware/client-error.js";
+import { onClientError } from "../client-error.js";
 import { limitConnectionsPerAddress, type ConnectionLimit } from "./connection-limit.js";
 import { envelopeResponse, writeEnvelope } from "./raw-answer.js";
 

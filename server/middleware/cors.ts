@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-types.js";
-import { QUOTA_HEADERS } from "./quota-headers.js";
+import { QUOTA_HEADERS } from "../convert/quota-headers.js";
 import { DATA_SOURCES_HEADER } from "../../lib/schemas/data-sources.js";
 import { isSerializedOrigin } from "../../lib/origin/index.js";
 

@@ -9,7 +9,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppEnv } from "../app-types.js";
 import { ApiError, reply, replyError } from "./envelope.js";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../logger.js";
 
 export function notFound(): NotFoundHandler<AppEnv> {
   return (c) => reply(c, 404, MESSAGES.notFound, null);
