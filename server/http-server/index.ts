@@ -4,15 +4,16 @@
  * never sees still get the envelope: the ones Node's parser refuses (`clientError`), the ones
  * @hono/node-server cannot turn into a Request (backslash in the path, a bad Host, a target that
  * is neither a path nor an http(s) URL), HTTP/1.1 without Host, `OPTIONS *`, an Expect other than
- * 100-continue.
+ * 100-continue, CONNECT.
  */
 import { createServer, type Server } from "node:http";
+import type { Socket } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { ServerLimits } from "../config.js";
 import { onClientError } from "../client-error.js";
 import { limitConnectionsPerAddress, type ConnectionLimit } from "./connection-limit.js";
-import { envelopeResponse, writeEnvelope } from "./raw-answer.js";
+import { envelopeResponse, rawHttpAnswer, writeEnvelope } from "./raw-answer.js";
 
 export interface HttpServerOptions {
   fetch: (request: Request) => Response | Promise<Response>;
@@ -31,6 +32,7 @@ export interface HttpServer {
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 const BAD_TARGET = "Malformed request target or Host header";
 const CLOSE = { connection: "close" };
+const ALLOW = "GET, HEAD, POST, DELETE, OPTIONS";
 
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const { limits } = options;
@@ -53,7 +55,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       if (connections.refused(req.socket)) return void res.destroy();
       if (req.url === "*") {
         // the server-wide OPTIONS (RFC 9110 §9.3.7): what methods the server knows
-        if (req.method === "OPTIONS") return writeEnvelope(res, 200, MESSAGES.success, { allow: "GET, HEAD, POST, DELETE, OPTIONS" });
+        if (req.method === "OPTIONS") return writeEnvelope(res, 200, MESSAGES.success, { allow: ALLOW });
         return writeEnvelope(res, 400, BAD_TARGET, CLOSE);
       }
       if (req.httpVersion === "1.1" && req.headers.host === undefined) return writeEnvelope(res, 400, BAD_TARGET, CLOSE);
@@ -63,6 +65,11 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   // anything but `Expect: 100-continue` (which Node answers itself)
   server.on("checkExpectation", (_req, res) => writeEnvelope(res, 417, MESSAGES.expectationFailed, CLOSE));
   server.on("clientError", onClientError);
+  // CONNECT (tunnels) is not served; without a listener Node would drop the socket unanswered
+  server.on("connect", (_req, socket: Socket) => {
+    socket.on("error", () => {});
+    socket.end(rawHttpAnswer(405, MESSAGES.methodNotAllowed, { allow: ALLOW }));
+  });
   const connections = limitConnectionsPerAddress(server, {
     maxPerAddress: limits.maxConnectionsPerAddress,
     exempt: limits.connectionLimitExempt,

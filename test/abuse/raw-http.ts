@@ -21,6 +21,8 @@ export interface RawOptions {
   localAddress?: string;
   /** give up (and resolve with what came) after this long */
   timeoutMs?: number;
+  /** half-close after sending: the server sees the end of what the client will send */
+  end?: boolean;
 }
 
 export function openSocket(options: RawOptions): Promise<Socket> {
@@ -50,11 +52,14 @@ export function readAnswer(socket: Socket, timeoutMs = 10_000): Promise<RawAnswe
 export async function rawRequest(options: RawOptions, text: string | Buffer): Promise<RawAnswer | null> {
   const socket = await openSocket(options);
   const answer = readAnswer(socket, options.timeoutMs);
-  socket.write(text);
+  if (options.end) socket.end(text);
+  else socket.write(text);
   return answer;
 }
 
 export function parseAnswer(text: string): RawAnswer | null {
+  // an interim 100 Continue comes before the answer
+  while (/^HTTP\/1\.1 1\d\d /.test(text) && text.includes("\r\n\r\n")) text = text.slice(text.indexOf("\r\n\r\n") + 4);
   const end = text.indexOf("\r\n\r\n");
   if (!text.startsWith("HTTP/1.1 ") || end < 0) return null;
   const [statusLine, ...lines] = text.slice(0, end).split("\r\n");
