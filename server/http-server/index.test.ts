@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "../config.js";
 import { createHttpServer, type HttpServer } from "./index.js";
-import { envelopeProblem, openSocket, rawRequest } from "../../test/abuse/raw-http.js";
+import { envelopeProblem, openSocket, rawRequest } from "../../test/helpers/raw-http.js";
 
 let running: HttpServer | null = null;
 afterEach(() => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { startServer, type TestServer } from "../helpers/server.js";
-import { envelopeProblem, eventually, inParallel, openSocket, openSocketCount, rawRequest } from "./raw-http.js";
+import { envelopeProblem, eventually, inParallel, openSocket, openSocketCount, rawRequest } from "../helpers/raw-http.js";
 
 const ADMIN_TOKEN = "abuse-suite-admin-token-0123456789";
 const ABORTED = 2_000;

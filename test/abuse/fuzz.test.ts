@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../helpers/server.js";
-import { envelopeProblem, inParallel, rawRequest, type RawAnswer } from "./raw-http.js";
+import { envelopeProblem, inParallel, rawRequest, type RawAnswer } from "../helpers/raw-http.js";
 
 const SEED = 20261123;
 const REQUESTS = 2_400;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_MESSAGES } from "../../lib/schemas/admin.js";
 import { startServer, type TestServer } from "../helpers/server.js";
-import { envelopeProblem, rawRequest } from "./raw-http.js";
+import { envelopeProblem, rawRequest } from "../helpers/raw-http.js";
 
 const ADMIN_TOKEN = "abuse-suite-admin-token-0123456789";
 let server: TestServer;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Socket } from "node:net";
 import { startServer, type TestServer } from "../helpers/server.js";
-import { envelopeProblem, openSocket, rawRequest, readAnswer, type RawAnswer } from "./raw-http.js";
+import { envelopeProblem, openSocket, rawRequest, readAnswer, type RawAnswer } from "../helpers/raw-http.js";
 
 const LIMITS = {
   IPATLAS_HEADERS_TIMEOUT_MS: "2000",
