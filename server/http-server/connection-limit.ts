@@ -17,13 +17,10 @@ export interface ConnectionLimitOptions {
   exempt?: string[];
 }
 
+/** Whether the address bytes lie in the CIDR range: network bits equal, host bits anything. */
 function inRange(bytes: number[], range: CidrRange): boolean {
   if (bytes.length !== range.first.length) return false;
-  for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i]! < range.first[i]! || bytes[i]! > range.last[i]!) return false;
-    if (bytes[i]! > range.first[i]! && bytes[i]! < range.last[i]!) return true;
-  }
-  return true;
+  return bytes.every((byte, i) => (byte & ~(range.first[i]! ^ range.last[i]!) & 0xff) === range.first[i]);
 }
 
 export interface ConnectionLimit {

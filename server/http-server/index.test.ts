@@ -58,4 +58,13 @@ describe("createHttpServer", () => {
     expect((await rawRequest({ port, timeoutMs: 3_000 }, "GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))?.body).toBe("app");
     for (const socket of held) socket.destroy();
   });
+
+  it("exempts exactly the listed ranges", async () => {
+    const port = await start({ IPATLAS_MAX_CONNECTIONS_PER_ADDRESS: "1", IPATLAS_CONNECTION_LIMIT_EXEMPT: "127.0.0.2/32, 10.0.0.0/8" });
+    const held = [await openSocket({ port, localAddress: "127.0.0.2" }), await openSocket({ port })];
+    const request = "GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    expect((await rawRequest({ port, localAddress: "127.0.0.2", timeoutMs: 3_000 }, request))?.body).toBe("app");
+    expect((await rawRequest({ port, timeoutMs: 3_000 }, request))?.status).toBe(429);
+    for (const socket of held) socket.destroy();
+  });
 });
