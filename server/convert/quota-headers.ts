@@ -1,10 +1,9 @@
 /**
  * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (epoch seconds of the next period) on convert
- * answers of limited plans (contract §6). The convert route records the state; this writes it on
- * the final response, whatever that turns out to be (a 429 included).
+ * answers of limited plans (docs/api.md#plans-and-quota). The convert route records the state; this
+ * writes it on the final response, whatever that turns out to be (a 429 included).
  */
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../app-types.js";
 
 export interface QuotaState {
   /** null for unlimited plans: no headers */
@@ -14,9 +13,16 @@ export interface QuotaState {
   resetAt: Date;
 }
 
+declare module "hono" {
+  interface ContextVariableMap {
+    /** plan usage after a convert request, for the X-RateLimit-* headers */
+    quota: QuotaState;
+  }
+}
+
 export const QUOTA_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"] as const;
 
-export function quotaHeaders(): MiddlewareHandler<AppEnv> {
+export function quotaHeaders(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const quota = c.get("quota");

@@ -13,8 +13,16 @@ import type { MiddlewareHandler } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { parseIp } from "../../lib/ip/index.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import type { AppEnv } from "../app-types.js";
 import { ApiError } from "./envelope.js";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** the caller's address (socket, or X-Forwarded-For with IPATLAS_TRUST_PROXY), canonical */
+    clientIp: string;
+    /** what per-caller limits count: the IPv4 address or the IPv6 /64 */
+    clientBucket: string;
+  }
+}
 
 export interface ClientIpOptions {
   trustProxy?: number;
@@ -22,7 +30,7 @@ export interface ClientIpOptions {
   maxForwardedForBytes?: number;
 }
 
-function socketAddress(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
+function socketAddress(c: Parameters<MiddlewareHandler>[0]): string {
   try {
     return getConnInfo(c).remote.address ?? "";
   } catch {
@@ -64,7 +72,7 @@ export function addressBucket(address: string): string {
   return `${groups.map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
-export function clientIp(options: ClientIpOptions = {}): MiddlewareHandler<AppEnv> {
+export function clientIp(options: ClientIpOptions = {}): MiddlewareHandler {
   const trustProxy = options.trustProxy ?? 0;
   const maxForwardedForBytes = options.maxForwardedForBytes ?? 1024;
   return async (c, next) => {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   publicKey = (await fixture.services.addWebsite({ projectId: created.project.id, origin: "localhost:5173" })).publicKey;
   app = new Hono<AppEnv>();
   app.onError(onError(createLogger("silent")));
-  app.use("/convert", apiCors(), keyAuth({ keys: fixture.keys }));
+  app.use("/convert", apiCors({ exposeHeaders: ["X-RateLimit-Remaining", "x-conversion-id", "x-data-sources"] }), keyAuth({ keys: fixture.keys }));
   app.get("/convert", (c) => c.text("ok"));
 });
 afterAll(() => fixture.dispose());

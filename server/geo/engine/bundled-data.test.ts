@@ -145,7 +145,7 @@ describe("bundled data", () => {
     for (const db of databases) {
       expect(db.kind).toBe("bundled");
       expect(db.source).toMatch(/^@ip-location-db\/[a-z-]+@\d/);
-      // At most 12 months old (contract §9): this fails once the packages need updating.
+      // At most 12 months old (docs/api.md#operations): this fails once the packages need updating.
       expect(Date.parse(db.buildDate!)).toBeGreaterThan(Date.now() - 365 * 24 * 3600 * 1000);
     }
   });
