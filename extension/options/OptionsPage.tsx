@@ -9,6 +9,9 @@ import { useEffect } from "preact/hooks";
 import { CACHE_TTL_MINUTES, normalizeSite, type Settings } from "../shared/settings.js";
 import { describeError } from "../shared/wire-error.js";
 import { IpDetails } from "../shared/IpDetails.js";
+import { CopyButton } from "../shared/CopyButton.js";
+import { t } from "../shared/i18n.js";
+import { ServicesEditor } from "./ServicesEditor.js";
 import { checkFields, registerCommand, testConnection, type ConnectionResult } from "./connection-check.js";
 
 export interface OptionsPageProps {
@@ -25,19 +28,6 @@ type Status =
   | { kind: "testing" }
   | { kind: "invalid"; message: string }
   | ({ kind: "tested" } & ConnectionResult);
-
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const copied = useSignal(false);
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      onClick={() => navigator.clipboard.writeText(text).then(() => (copied.value = true), () => {})}
-    >
-      {copied.value ? "Copied" : "Copy"}
-    </button>
-  );
-}
 
 export function OptionsPage({ load, save, origin, prepareServer }: OptionsPageProps) {
   const settings = useSignal<Settings | null>(null);
@@ -187,6 +177,15 @@ export function OptionsPage({ load, save, origin, prepareServer }: OptionsPagePr
         onChange={(e) => update({ cacheTtlMinutes: Number(e.currentTarget.value) })}
       />
       <p class="muted">Looked-up addresses are remembered this long, so a second visit sends nothing.</p>
+
+      <h2>{t("quotaHeading")}</h2>
+      <label class="inline">
+        <input type="checkbox" checked={s.prefetchVisible} onChange={(e) => update({ prefetchVisible: e.currentTarget.checked })} />
+        {t("prefetchLabel")}
+      </label>
+      <p class="muted">{t("prefetchNote")}</p>
+
+      <ServicesEditor services={s.services} onChange={(services) => update({ services })} />
     </main>
   );
 }
