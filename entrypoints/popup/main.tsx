@@ -1,6 +1,5 @@
-/** Popup entry: everything lives in extension/popup/mount-popup.tsx. */
+/** Popup entry: everything lives in extension/popup/mount.tsx. */
 import { browser } from "wxt/browser";
-import { mountPopup } from "../../extension/popup/mount-popup.js";
-import "../../extension/shared/page.css";
+import { mountPopup } from "../../extension/popup/mount.js";
 
 mountPopup(browser, document.getElementById("app")!);
