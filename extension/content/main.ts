@@ -8,7 +8,7 @@ import type { WxtBrowser as Browser } from "wxt/browser";
 import { askWorker, isShowLookupMessage, type ShowLookupResponse } from "../shared/messages.js";
 import { isActiveOn, isConfigured, loadSettings, SETTINGS_KEY, type Settings } from "../shared/settings.js";
 import { cardQuota, cardServices } from "./card-state.js";
-import { findIps } from "./find-ips.js";
+import { findIps } from "../shared/find-ips.js";
 import { installHoverCard, type HoverCardController } from "./hover-card.js";
 import { createContentLookups } from "./lookups.js";
 import { installRovingFocus, type RovingFocus } from "./roving-focus.js";

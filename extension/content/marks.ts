@@ -5,7 +5,7 @@
  * for all its addresses. Inside a link or button the mark is not focusable at all: the link's own
  * focus shows the card.
  */
-import type { IpMatch } from "./find-ips.js";
+import type { IpMatch } from "../shared/find-ips.js";
 
 export const MARK_TAG = "ipatlas-ip";
 

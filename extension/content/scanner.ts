@@ -3,7 +3,7 @@
  * a 10,000-address log never blocks the main thread; new content is picked up by a
  * MutationObserver, which queues only the added nodes (no rescans of the page).
  */
-import { findIps, MAY_CONTAIN_IP } from "./find-ips.js";
+import { findIps, MAY_CONTAIN_IP } from "../shared/find-ips.js";
 import { createMark, FOCUSABLE_ANCESTOR, isMark, MARK_TAG, styleMarks } from "./marks.js";
 
 /** Where addresses are left alone: form fields, code editors, editable regions, non-text. */

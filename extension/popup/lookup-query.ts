@@ -3,7 +3,7 @@
  * block stands for its network address; private and reserved addresses are answered locally.
  */
 import { isPublicAddress, parseIp } from "../../lib/ip/index.js";
-import { findIps } from "../content/find-ips.js";
+import { findIps } from "../shared/find-ips.js";
 
 export type LookupQuery = { ok: true; ip: string; isPublic: boolean; prefix?: number } | { ok: false };
 
