@@ -3,6 +3,7 @@
  * the CLI and the tests agree on names and defaults.
  */
 import { resolve } from "node:path";
+import { loadUpdateSettings, UpdateSettingsError, type UpdateSettings } from "./geo/update/settings.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
@@ -25,12 +26,15 @@ export interface Config {
   benchRoutes: boolean;
   /** how often the key cache polls storage.changeVersion() */
   keyCachePollMs: number;
+  /** data updates and freshness (server/geo/update/settings.ts) */
+  update: UpdateSettings;
 }
 
 export interface ConfigFlags {
   dataDir?: string;
   port?: string;
   host?: string;
+  updateEvery?: string;
 }
 
 export class ConfigError extends Error {}
@@ -69,7 +73,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     logLevel,
     benchRoutes: env.IPATLAS_BENCH_ROUTES === "1",
     keyCachePollMs: integer("IPATLAS_KEY_CACHE_POLL_MS", env.IPATLAS_KEY_CACHE_POLL_MS, 50, 10, 60_000),
+    update: updateSettings(env, flags),
   };
+}
+
+function updateSettings(env: NodeJS.ProcessEnv, flags: ConfigFlags): UpdateSettings {
+  try {
+    return loadUpdateSettings(env, { updateEvery: flags.updateEvery });
+  } catch (error) {
+    if (error instanceof UpdateSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 /** The base URL to print and to build absolute links with. */

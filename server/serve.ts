@@ -17,6 +17,7 @@ import { createKeyService } from "./keys/key-service.js";
 import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./cli/storage.js";
 import { createGeoEngine } from "./geo/index.js";
+import { startUpkeep } from "./geo/update/upkeep.js";
 
 // in-flight requests get this long before their connections are cut; storage then flushes and closes
 const SHUTDOWN_LIMIT_MS = 7_000;
@@ -65,6 +66,8 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   });
   const deps: AppDeps = { storage, engine, config, keys, services, log };
   const app = createApp(deps);
+  // stale warnings, and the data update schedule (docs/data.md "Updates")
+  const upkeep = startUpkeep({ engine, dataDir: config.dataDir, cityDb: config.cityDb, asnDb: config.asnDb, settings: config.update, log });
 
   let server: Server;
   try {
@@ -75,6 +78,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
     });
   } catch (error) {
     // e.g. EADDRINUSE: release what was opened so the process can exit with the error
+    upkeep.stop();
     await keys.close();
     await storage.close();
     await engine.close();
@@ -95,6 +99,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
       const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_LIMIT_MS);
       await closed;
       clearTimeout(force);
+      upkeep.stop();
       await keys.close();
       await storage.close();
       await engine.close();
