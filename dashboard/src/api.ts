@@ -5,6 +5,7 @@
 import ky from "ky";
 import { z } from "zod";
 import { errorEnvelopeSchema, envelopeSchema } from "../../lib/schemas/envelope.js";
+import { healthResponseSchema } from "../../lib/schemas/api.js";
 import {
   ADMIN_MESSAGES,
   CSRF_HEADER,
@@ -98,4 +99,7 @@ export const api = {
   conversion: (projectId: string, uniqueId: string) =>
     call("GET", `projects/${encodeURIComponent(projectId)}/conversions/${encodeURIComponent(uniqueId)}`, adminConversionSchema),
   conversionMap: (projectId: string) => call("GET", `projects/${encodeURIComponent(projectId)}/map`, conversionMapSchema),
+
+  /** the public health answer: the data in use and its freshness */
+  health: async () => envelopeSchema(healthResponseSchema).parse(await ky.get("/healthz", { retry: 0, timeout: 30_000 }).json()).data,
 };

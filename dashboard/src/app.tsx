@@ -18,6 +18,7 @@ import {
   type Tab,
 } from "./state.js";
 import { WebsitesPanel } from "./websites.js";
+import { DataFreshness } from "./data-freshness.js";
 
 export function App() {
   useEffect(() => {
@@ -91,6 +92,7 @@ function SignedIn() {
                 ? "Create a project to get its first secret key."
                 : "Choose a project to manage its keys, websites and conversions."}
             </p>
+            <DataFreshness />
           </section>
         )}
       </main>
