@@ -71,6 +71,7 @@ describe("data update and status", () => {
 
     const after = await cli(dataDir, env, "data", "status");
     const status = healthResponseSchema.omit({ status: true }).parse(after.json);
+    expect(after.json.checks.city).toMatchObject({ url: `${source.url}/mirror/GeoLite2-City.tar.gz`, lastError: null, etag: expect.any(String) });
     expect(status.databases.map((db) => [db.name, db.kind, db.buildDate])).toEqual([
       ["city", "maxmind", "2026-02-04T22:49:29.000Z"],
       ["registered-country", "maxmind", "2026-02-04T22:49:29.000Z"],
@@ -91,6 +92,7 @@ describe("data update and status", () => {
     const status = await cli(dataDir, env, "data", "status");
     expect(status.json.databases[0]).toMatchObject({ name: "city", kind: "bundled" });
     expect(status.json.update.lastCheckOk).toBe(false);
+    expect(status.json.checks.city.lastError).toMatch(/^not found \(HTTP 404\)/);
   });
 
   it("refuses bad settings with exit code 2", async () => {

@@ -4,6 +4,7 @@ import { UsageError, type Command, type CommandContext } from "../command.js";
 import { loadUpdateSettings, UpdateSettingsError, type UpdateSettings } from "../../geo/update/settings.js";
 import type { UpdateReport } from "../../geo/update/updater.js";
 import type { DataStatus } from "../../geo/update/status.js";
+import type { UpdateState } from "../../geo/update/state.js";
 
 /** --source and --mirror stand in for IPATLAS_UPDATE_SOURCE and IPATLAS_UPDATE_MIRROR. */
 function settingsOf(ctx: CommandContext): UpdateSettings {
@@ -51,7 +52,7 @@ function reportText(report: UpdateReport): string {
     .join("\n");
 }
 
-function statusText(status: DataStatus): string {
+function statusText(status: DataStatus, checks: UpdateState["databases"]): string {
   const lines = status.databases.map(
     (db) =>
       `${db.name.padEnd(19)} ${db.kind.padEnd(8)} built ${db.buildDate?.slice(0, 10) ?? "?         "}  ${db.ageDays === null ? "?" : `${db.ageDays} days`}${db.stale ? "  STALE" : ""}\n  ${db.source}`,
@@ -63,6 +64,10 @@ function statusText(status: DataStatus): string {
     `stale after ${status.maxAgeDays} days: ${status.stale ? "yes, run `ipatlas data update`" : "no"}`,
     `updates from ${update.source}, serve schedule ${every}; last check ${update.lastCheckAt ?? "never"}${update.lastCheckOk === false ? " (failed)" : ""}`,
   );
+  for (const [name, check] of Object.entries(checks)) {
+    if (check?.lastError) lines.push(`  ${name}: last check failed: ${check.lastError}`);
+    else if (check?.updatedAt) lines.push(`  ${name}: updated ${check.updatedAt} from ${check.url}`);
+  }
   return lines.join("\n");
 }
 
@@ -100,7 +105,11 @@ export const dataCommands: Command[] = [
     usage: "",
     summary: "show each geolocation database's source, build date, age and whether it is stale",
     async run(ctx) {
-      const [{ createGeoEngine }, { dataStatus }] = await Promise.all([import("../../geo/index.js"), import("../../geo/update/status.js")]);
+      const [{ createGeoEngine }, { dataStatus }, { readState }] = await Promise.all([
+        import("../../geo/index.js"),
+        import("../../geo/update/status.js"),
+        import("../../geo/update/state.js"),
+      ]);
       const quiet = () => {};
       const engine = await createGeoEngine({
         cityDb: ctx.config.cityDb,
@@ -111,7 +120,9 @@ export const dataCommands: Command[] = [
       });
       try {
         const status = dataStatus(engine.databases(), ctx.config.update, ctx.config.dataDir);
-        return { json: status, text: statusText(status) };
+        // what /healthz keeps private: each database's last check, URL and error
+        const checks = readState(ctx.config.dataDir).databases;
+        return { json: { ...status, checks }, text: statusText(status, checks) };
       } finally {
         await engine.close();
       }
