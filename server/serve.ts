@@ -11,12 +11,12 @@ import { serve } from "@hono/node-server";
 import { publicBaseUrl, type Config } from "./config.js";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./app-types.js";
-import { createLogger, type Logger } from "./middleware/logger.js";
-import { onClientError } from "./middleware/client-error.js";
-import { createKeyService } from "./keys/key-service.js";
+import { createLogger, type Logger } from "./logger.js";
+import { onClientError } from "./client-error.js";
+import { createKeyService } from "./keys/auth-cache.js";
 import { createAdminServices, type AdminServices } from "./services/index.js";
-import { openStorage } from "./cli/storage.js";
-import { createGeoEngine } from "./geo/index.js";
+import { openStorage } from "./open-storage.js";
+import { createGeoEngine } from "./geo/engine/engine.js";
 import { startUpkeep } from "./geo/update/upkeep.js";
 
 // in-flight requests get this long before their connections are cut; storage then flushes and closes

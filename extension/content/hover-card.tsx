@@ -6,7 +6,7 @@
 import { render } from "preact";
 import { cardState, type CardState } from "./card-state.js";
 import { CARD_CSS } from "./card-styles.js";
-import { HoverCard } from "./HoverCard.js";
+import { HoverCard } from "./hover-card-view.js";
 import type { ContentLookups } from "./lookups.js";
 import { markIp, MARK_TAG } from "./marks.js";
 

@@ -9,7 +9,7 @@ import { createAdminServices, ServiceError, type AdminServices } from "../servic
 import type { Storage } from "../storage/types.js";
 import { UsageError, type Command, type CommandContext } from "./command.js";
 import { commandGroups } from "./commands/index.js";
-import { openStorage } from "./storage.js";
+import { openStorage } from "../open-storage.js";
 
 export interface CliIo {
   stdout(text: string): void;

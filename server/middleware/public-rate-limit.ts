@@ -6,7 +6,6 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import type { AppEnv } from "../app-types.js";
 import { ApiError } from "./envelope.js";
 
 export interface PublicRateLimitOptions {
@@ -16,7 +15,7 @@ export interface PublicRateLimitOptions {
   now?: () => number;
 }
 
-export function publicRateLimit(options: PublicRateLimitOptions): MiddlewareHandler<AppEnv> {
+export function publicRateLimit(options: PublicRateLimitOptions): MiddlewareHandler {
   const { perMinute, windowMs = 60_000, now = Date.now } = options;
   const windows = new Map<string, { start: number; count: number }>();
   let lastSweep = now();

@@ -12,7 +12,7 @@ import { ApiError, reply } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { parseIpSearch } from "../storage/index.js";
 import type { StoredConversion } from "../storage/types.js";
-import { storableText } from "../services/conversions.js";
+import { storableText } from "../convert/convert-and-store.js";
 
 const isUuid = (value: unknown): value is string => conversionSchema.shape.uniqueId.safeParse(value).success;
 

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { backendNames } from "../helpers/backends.js";
 import { listConversionsResponseSchema } from "../../lib/schemas/api.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import { expectEnvelope, startApi, type ApiHarness } from "./harness.js";
+import { expectEnvelope, startApi, type ApiHarness } from "../helpers/api.js";
 
 const IPS = ["10.0.0.1", "10.0.0.2", "10.200.1.1", "192.168.1.1", "100.64.0.1", "2001:db8::1", "2001:db8:1::5", "2002::1", "8.8.8.8", "8.8.4.4", "not-an-ip", "10.0.0.1"];
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames } from "../helpers/backends.js";
 import { convertResponseSchema, bulkConvertResponseSchema, conversionSchema } from "../../lib/schemas/api.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import { expectEnvelope, startApi, type ApiHarness } from "./harness.js";
+import { expectEnvelope, startApi, type ApiHarness } from "../helpers/api.js";
 
 describe.each(backendNames)("convert (%s)", (backendName) => {
   let api: ApiHarness;

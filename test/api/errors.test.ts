@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { backendNames } from "../helpers/backends.js";
 import { healthResponseSchema } from "../../lib/schemas/api.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import { expectEnvelope, startApi, type ApiHarness } from "./harness.js";
+import { expectEnvelope, startApi, type ApiHarness } from "../helpers/api.js";
 
 describe.each(backendNames)("errors and health (%s)", (backendName) => {
   let api: ApiHarness;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames } from "../helpers/backends.js";
 import { MAXMIND_FIXTURES } from "../helpers/data-source-server.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import { expectEnvelope, startApi, type ApiHarness } from "./harness.js";
+import { expectEnvelope, startApi, type ApiHarness } from "../helpers/api.js";
 
 const LONDON = "81.2.69.160";
 

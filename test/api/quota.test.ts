@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames } from "../helpers/backends.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import { expectEnvelope, startApi, type ApiHarness } from "./harness.js";
+import { expectEnvelope, startApi, type ApiHarness } from "../helpers/api.js";
 
 const nextMonthEpoch = () => {
   const now = new Date();

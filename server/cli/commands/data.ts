@@ -106,7 +106,7 @@ export const dataCommands: Command[] = [
     summary: "show each geolocation database's source, build date, age and whether it is stale",
     async run(ctx) {
       const [{ createGeoEngine }, { dataStatus }, { readState }] = await Promise.all([
-        import("../../geo/index.js"),
+        import("../../geo/engine/engine.js"),
         import("../../geo/update/status.js"),
         import("../../geo/update/state.js"),
       ]);

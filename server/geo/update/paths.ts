@@ -3,7 +3,7 @@
  * place; otherwise the updater writes to the data dir, which the engine follows the same way.
  */
 import { join } from "node:path";
-import type { MmdbRole } from "../mmdb-check.js";
+import type { MmdbRole } from "../sources/mmdb-check.js";
 
 export const ROLES: readonly MmdbRole[] = ["city", "asn"];
 

@@ -5,7 +5,7 @@
  * so one address that really moved does not block every update.
  */
 import type { Reader, Response } from "maxmind";
-import type { MmdbRole } from "../mmdb-check.js";
+import type { MmdbRole } from "../sources/mmdb-check.js";
 
 export interface Probe {
   ip: string;

@@ -4,7 +4,7 @@
  * the fallback until the new one is out. MaxMind's download endpoint (the one geoipupdate uses)
  * takes the account id and licence key as basic auth and answers a tar.gz with a published SHA-256.
  */
-import type { MmdbRole } from "../mmdb-check.js";
+import type { MmdbRole } from "../sources/mmdb-check.js";
 import type { UpdateSettings } from "./settings.js";
 
 export interface Candidate {

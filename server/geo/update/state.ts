@@ -6,7 +6,7 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { MmdbRole } from "../mmdb-check.js";
+import type { MmdbRole } from "../sources/mmdb-check.js";
 import { lockPath, statePath } from "./paths.js";
 
 export interface DatabaseState {

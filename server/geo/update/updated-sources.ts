@@ -7,11 +7,11 @@
 import type { ParsedIp } from "../../../lib/ip/index.js";
 import type { GeoDatabaseInfo } from "../types.js";
 import type { GeoLogger } from "../logger.js";
-import { fromMaxMindRecord, type Located, type MaxMindCityRecord } from "../located.js";
-import { WatchedMmdb } from "../watched-mmdb.js";
-import type { AsnSource, CitySource } from "../sources.js";
+import { fromMaxMindRecord, type Located, type MaxMindCityRecord } from "../sources/located.js";
+import { WatchedMmdb } from "../sources/watched-mmdb.js";
+import type { AsnSource, CitySource } from "../sources/lookups.js";
 
-/** "dbip" for DB-IP's files, "maxmind" for MaxMind's: the attribution differs (data-sources.ts). */
+/** "dbip" for DB-IP's files, "maxmind" for MaxMind's: the attribution differs (engine/credits.ts). */
 function kindOf(databaseType: string | null): string {
   return databaseType && /dbip|db-ip/i.test(databaseType) ? "dbip" : "maxmind";
 }

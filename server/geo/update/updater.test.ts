@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createGeoEngine } from "../index.js";
+import { createGeoEngine } from "../engine/engine.js";
 import type { GeoEngine } from "../types.js";
 import { updateData, type UpdateOptions } from "./updater.js";
 import { loadUpdateSettings } from "./settings.js";

@@ -3,12 +3,12 @@
  * it in place only when it is a good, newer file. Never worse than before: any failure (network,
  * size, time, unpacking, the mmdb checks, the lookup test, a file older than the one in place)
  * leaves the file in place untouched. The swap is a rename in the same directory, which every
- * server process following the file (watched-mmdb.ts) picks up within a second.
+ * server process following the file (sources/watched-mmdb.ts) picks up within a second.
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { Reader, type Response } from "maxmind";
-import { openCheckedMmdb, type MmdbRole } from "../mmdb-check.js";
+import { openCheckedMmdb, type MmdbRole } from "../sources/mmdb-check.js";
 import type { GeoLogger } from "../logger.js";
 import { download, type DownloadResult } from "./download.js";
 import { candidates, displayUrl, type Candidate, type Origins } from "./sources.js";

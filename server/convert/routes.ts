@@ -1,0 +1,109 @@
+/**
+ * GET /convert (one address, default: the caller's) and POST /convert (1–5000 addresses), contract §4.
+ * Every address is stored and counted; a request that needs more than the plan has left is refused
+ * whole with 429 and stores nothing.
+ */
+import { Hono, type Context } from "hono";
+import { bulkConvertBodySchema } from "../../lib/schemas/api.js";
+import { DATA_SOURCES_HEADER } from "../../lib/schemas/data-sources.js";
+import { MESSAGES } from "../../lib/schemas/messages.js";
+import type { AppDeps, AppEnv } from "../app-types.js";
+import { ApiError, reply } from "../middleware/envelope.js";
+import { jsonBody } from "../middleware/json-body.js";
+import { convertAndStore, UsageFloor, type ConvertedItem } from "./convert-and-store.js";
+import { dataSources } from "../geo/engine/credits.js";
+import { canonicalLang, isEnglish, langFromAcceptLanguage } from "../geo/lang/index.js";
+
+/**
+ * The language of the names (docs/api.md "Language"): the `lang` query parameter, else on GET the
+ * Accept-Language header, else English. A `lang` that is no language tag is a 400; an
+ * Accept-Language without a usable tag is English (browsers send all sorts).
+ */
+function answerLanguage(c: Context<AppEnv>, fromHeader: boolean): string | null {
+  const param = c.req.query("lang");
+  let lang: string | null;
+  if (param !== undefined && param.trim() !== "") {
+    lang = canonicalLang(param);
+    if (!lang) throw new ApiError(400, MESSAGES.invalidLang);
+  } else {
+    lang = fromHeader ? langFromAcceptLanguage(c.req.header("accept-language")) : null;
+  }
+  if (fromHeader) c.header("Vary", "Accept-Language", { append: true });
+  c.header("Content-Language", lang ?? "en");
+  return isEnglish(lang) ? null : lang;
+}
+
+async function convertForRequest(
+  deps: AppDeps & { usageFloor: UsageFloor },
+  c: Context<AppEnv>,
+  inputs: string[],
+  lang: string | null,
+): Promise<ConvertedItem[]> {
+  const outcome = await convertAndStore(deps, c.get("auth").project, inputs, new Date(), lang);
+  c.set("quota", { limit: outcome.limit, used: outcome.used, resetAt: outcome.resetAt });
+  if (!outcome.accepted) {
+    const retryAfter = Math.max(1, Math.ceil((outcome.resetAt.getTime() - Date.now()) / 1000));
+    throw new ApiError(429, MESSAGES.quotaExceeded, null, { "Retry-After": String(retryAfter) });
+  }
+  return outcome.items;
+}
+
+function bulkBodyMessage(body: unknown): string | null {
+  const parsed = bulkConvertBodySchema.safeParse(body);
+  if (parsed.success) return null;
+  const countIssue = parsed.error.issues.some(
+    (issue) => issue.path.length === 1 && issue.path[0] === "ips" && (issue.code === "too_small" || issue.code === "too_big"),
+  );
+  return countIssue ? MESSAGES.ipsCount : MESSAGES.ipsNotStrings;
+}
+
+export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const deps = { ...appDeps, usageFloor: new UsageFloor() };
+
+  // Every convert answer names the data to credit (the widget links them). An update can change
+  // the publisher while serving, so the list follows the engine's databases.
+  let sourcesOf: unknown = null;
+  let sources = "";
+  app.use("/convert", async (c, next) => {
+    const databases = deps.engine.databases();
+    const key = databases.map((db) => `${db.name}:${db.kind}`).join(",");
+    if (key !== sourcesOf) {
+      sourcesOf = key;
+      sources = dataSources(databases).join(", ");
+    }
+    c.header(DATA_SOURCES_HEADER, sources);
+    await next();
+  });
+
+  app.get("/convert", async (c) => {
+    const ip = c.req.query("ip");
+    const lang = answerLanguage(c, true);
+    // omitted or empty once trimmed (contract §3): the caller's own address
+    const [item] = await convertForRequest(deps, c, [ip === undefined || ip.trim() === "" ? c.get("clientIp") : ip], lang);
+    const headers = { "x-conversion-id": item!.conversionId };
+    if (item!.status === "invalid-ip-address") return reply(c, 400, MESSAGES.invalidIp, null, headers);
+    if (item!.status === "failed") return reply(c, 200, MESSAGES.conversionFailed, null, headers);
+    return reply(c, 200, MESSAGES.success, item!.data, headers);
+  });
+
+  app.post("/convert", jsonBody(), async (c) => {
+    const body = c.get("jsonBody");
+    const problem = bulkBodyMessage(body);
+    if (problem) throw new ApiError(400, problem);
+    const lang = answerLanguage(c, false);
+    const items = await convertForRequest(deps, c, (body as { ips: string[] }).ips, lang);
+    return reply(
+      c,
+      200,
+      MESSAGES.success,
+      items.map((item) => ({
+        ip: item.input,
+        conversion: item.status === "success" ? item.data : null,
+        conversionId: item.conversionId,
+      })),
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,126 @@
+/**
+ * Assembles the Ip object of contract §2 from what the databases said, filling country facts in
+ * from the country code. Every key is present; a nested object is null when none of its fields
+ * (nested objects included) is known.
+ */
+import type { IpObject } from "../../../lib/schemas/ip-object.js";
+import type { ParsedIp } from "../../../lib/ip/index.js";
+import { CONTINENTS } from "../country/continents.js";
+import { countryFacts } from "../country/country-facts.js";
+import { localTimeIso } from "../country/time-now.js";
+import type { CityFacts, Located, Place } from "../sources/located.js";
+import { continentNameIn, countryNameIn, isEnglish, nameIn, type Names } from "../lang/index.js";
+
+export interface Lookups {
+  located: Located | null;
+  /** from the city record (MaxMind) or the bundled asn-country data */
+  registeredCountry: Place | null;
+  asn: { number: number | null; name: string | null } | null;
+}
+
+export interface BuildContext {
+  now: Date;
+  /** `${base}/flags/gb.svg`; null when no flag file exists for the code */
+  flagUrl: (code: string) => string | null;
+  startedAt: number;
+  /** canonical language tag of the names (lang/index.ts); null or English: the data's English names */
+  lang?: string | null;
+}
+
+export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: BuildContext): IpObject {
+  const located = lookups.located;
+  const lang = isEnglish(context.lang ?? null) ? null : context.lang!;
+  // The English name unless the data (or, for countries and continents, CLDR) has one in `lang`.
+  const named = (english: string | null, names: Names | null | undefined, byCode?: string | null) =>
+    lang === null ? english : (nameIn(names, lang) ?? (byCode ? byCode : null) ?? english);
+  const countryCode = located?.country?.code ?? null;
+  const facts = countryCode ? countryFacts(countryCode) : null;
+
+  const continentCode = located?.continent?.code ?? facts?.continentCode ?? null;
+  const continentFacts = continentCode ? CONTINENTS.get(continentCode) : undefined;
+
+  const country = facts
+    ? {
+        name: named(located?.country?.name ?? facts.name, located?.country?.names, lang && countryNameIn(facts.code, lang)),
+        code: facts.code,
+        geoname_id: located?.country?.geonameId ?? facts.geonameId,
+        phone_code: facts.phoneCode,
+        capital: facts.capital,
+        tld: facts.tld,
+        // A copy: `located` is cached and shared by every address of its network.
+        subdivision:
+          located?.subdivision && (located.subdivision.name || located.subdivision.code)
+            ? { name: named(located.subdivision.name, located.subdivision.names), code: located.subdivision.code }
+            : null,
+        city: located?.city ? buildCity(located.city, context.now, named(located.city.name, located.city.names)) : null,
+        flag: facts.flagEmoji
+          ? { img: context.flagUrl(facts.code), emoji: facts.flagEmoji, emoji_unicode: facts.flagUnicode }
+          : null,
+        currency: facts.currency ? { name: facts.currency.name, code: facts.currency.code, symbol: facts.currency.symbol } : null,
+      }
+    : null;
+
+  const continent =
+    continentCode || country
+      ? {
+          name: named(located?.continent?.name ?? continentFacts?.name ?? null, located?.continent?.names, lang && continentCode && continentNameIn(continentCode, lang)),
+          code: continentCode,
+          geoname_id: located?.continent?.geonameId ?? continentFacts?.geonameId ?? null,
+          country,
+        }
+      : null;
+
+  const registered = lookups.registeredCountry;
+  const registeredFacts = registered?.code ? countryFacts(registered.code) : null;
+  const registeredCountry =
+    registered && (registered.code || registered.name || registered.geonameId !== null)
+      ? {
+          name: named(registered.name ?? registeredFacts?.name ?? null, registered.names, lang && registered.code && countryNameIn(registered.code, lang)),
+          code: registered.code,
+          geoname_id: registered.geonameId ?? registeredFacts?.geonameId ?? null,
+        }
+      : null;
+
+  // A copy, as for the subdivision: the source's object is shared by every address of its network.
+  const asn = lookups.asn && (lookups.asn.number !== null || lookups.asn.name) ? { number: lookups.asn.number, name: lookups.asn.name } : null;
+  const milliseconds = performance.now() - context.startedAt;
+  return {
+    ip: parsed.ip,
+    type: parsed.type,
+    is_eu: facts ? facts.isEu : null,
+    continent,
+    registered_country: registeredCountry,
+    asn,
+    completion_time: completionTime(milliseconds),
+  };
+}
+
+function buildCity(city: CityFacts, now: Date, name: string | null): NonNullable<NonNullable<IpObject["continent"]>["country"]>["city"] {
+  const timezone = city.timeZone ? { name: city.timeZone, time_now: localTimeIso(city.timeZone, now) } : null;
+  const known =
+    timezone ||
+    name ||
+    city.geonameId !== null ||
+    city.latitude !== null ||
+    city.longitude !== null ||
+    city.accuracyRadius !== null ||
+    city.metroCode !== null ||
+    city.postalCode;
+  if (!known) return null;
+  return {
+    name,
+    geoname_id: city.geonameId,
+    latitude: city.latitude,
+    longitude: city.longitude,
+    accuracy_radius: city.accuracyRadius,
+    metro_code: city.metroCode,
+    postal_code: city.postalCode,
+    timezone,
+  };
+}
+
+/** The lookup's own duration, to the microsecond. */
+export function completionTime(milliseconds: number): { miliseconds: number; seconds: number } {
+  const rounded = Math.round(milliseconds * 1000) / 1000;
+  return { miliseconds: rounded, seconds: Math.round(rounded * 1000) / 1_000_000 };
+}
