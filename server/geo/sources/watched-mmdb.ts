@@ -86,7 +86,11 @@ export class WatchedMmdb<T> {
       this.current = reader;
       this.log.info(`geo: ${verb} ${this.role} database ${this.path} (${reader.metadata.databaseType}, built ${this.buildDate()})`);
     } catch (error) {
-      const keeping = this.current ? "still serving the previous data" : "lookups fail until a good file is in place";
+      const keeping = this.current
+        ? "still serving the previous data"
+        : this.optional
+          ? "the bundled data answers until a good file is in place"
+          : "lookups fail until a good file is in place";
       this.log.error(`geo: refused ${this.role} database ${this.path}: ${(error as Error).message}; ${keeping}`);
     }
   }

@@ -44,7 +44,7 @@ export async function download(url: string, options: DownloadOptions): Promise<D
     if (options.etag) headers["if-none-match"] = options.etag;
     if (options.lastModified) headers["if-modified-since"] = options.lastModified;
     armStall();
-    const response = await fetch(url, { headers, signal: controller.signal, redirect: "follow" });
+    const response = await fetchOnceMore(url, { headers, signal: controller.signal, redirect: "follow" });
     if (response.status === 304) return { status: "not-modified" };
     if (response.status === 404) {
       await response.body?.cancel();
@@ -88,5 +88,18 @@ export async function download(url: string, options: DownloadOptions): Promise<D
   } finally {
     clearTimeout(overall);
     clearTimeout(stall);
+  }
+}
+
+/**
+ * A request that fails before any answer (a kept-alive socket the server closed as it was reused:
+ * ECONNRESET) is sent once more; an answer, an abort or a second failure is final.
+ */
+async function fetchOnceMore(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    return fetch(url, init);
   }
 }

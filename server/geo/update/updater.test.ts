@@ -101,6 +101,21 @@ describe("data updater", () => {
       }
     });
 
+    it("leaves the bundled data answering when the downloaded file is refused at start", async () => {
+      const { mkdirSync, writeFileSync } = await import("node:fs");
+      mkdirSync(join(dataDir, "geo", "downloaded"), { recursive: true });
+      writeFileSync(cityFile(), "not a database");
+      const errors: string[] = [];
+      const engine = await createGeoEngine({ dataDir, publicBaseUrl: () => "http://x", logger: { ...quiet, error: (l) => errors.push(l) } });
+      try {
+        expect(errors).toEqual([expect.stringMatching(/refused city database .*; the bundled data answers until a good file is in place$/)]);
+        expect(engine.databases()[0]!.kind).toBe("bundled");
+        expect(engine.convert("8.8.8.8", FEBRUARY).data.continent?.country?.code).toBe("US");
+      } finally {
+        await engine.close();
+      }
+    });
+
     it("asks again with If-None-Match and keeps the file on 304", async () => {
       serveGoodDbip();
       await run();
