@@ -39,7 +39,8 @@ function health(url: string): Promise<any> {
   });
 }
 
-describe("data update and status", () => {
+// Each test runs the CLI (which loads the geo data) several times: slow on a busy machine.
+describe("data update and status", { timeout: 120_000 }, () => {
   let source: SourceServer;
   let env: NodeJS.ProcessEnv;
 
@@ -124,6 +125,6 @@ describe("data update and status", () => {
       expect(answers[0].stale).toBe(answers[0].databases.some((db: any) => db.stale));
       // the schedule, not this test, fetched it
       expect(source.requests.some((r) => r.path === "/mirror/GeoLite2-City.tar.gz")).toBe(true);
-    }, 90_000); // two workers start and load the data: slow on a busy machine
+    });
   });
 });
