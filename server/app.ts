@@ -21,14 +21,8 @@ import { benchRoutes } from "./routes/bench.js";
 import { flagRoutes } from "./routes/flags.js";
 import { widgetRoutes } from "./routes/widget.js";
 import { adminApiRoutes, dashboardRoutes } from "./admin/routes.js";
+import { API_ROUTES, methodsByPath } from "./routes/api-routes.js";
 import { DATA_SOURCES_HEADER } from "../lib/schemas/data-sources.js";
-
-const API_METHODS = {
-  "/convert": ["GET", "POST", "OPTIONS"],
-  "/conversions/get": ["GET", "POST", "OPTIONS"],
-  "/conversions/list": ["GET", "OPTIONS"],
-  "/healthz": ["GET"],
-} as const;
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -36,16 +30,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError(onError(deps.log));
 
   app.use("*", requestId());
-  app.use("*", allowedMethods(deps.config.benchRoutes ? { ...API_METHODS, "/bench/lookup": ["GET", "OPTIONS"] } : API_METHODS));
+  const { benchLookup, ...served } = API_ROUTES;
+  app.use("*", allowedMethods(methodsByPath(Object.values(deps.config.benchRoutes ? API_ROUTES : served))));
 
   // The key-protected API: CORS first (a preflight needs no key), then the key and its origin.
   const exposeHeaders = [...QUOTA_HEADERS, "Retry-After", "x-request-id", "x-conversion-id", DATA_SOURCES_HEADER];
   const keyed = [apiCors({ exposeHeaders }), clientIp({ trustProxy: deps.config.trustProxy }), keyAuth({ keys: deps.keys })] as const;
   const limited = publicRateLimit({ perMinute: deps.config.publicRateLimit });
-  app.use("/convert", ...keyed, limited, quotaHeaders());
-  app.use("/conversions/get", ...keyed, secretKeyOnly());
-  app.use("/conversions/list", ...keyed, secretKeyOnly());
-  if (deps.config.benchRoutes) app.use("/bench/*", ...keyed, limited);
+  app.use(API_ROUTES.convert.path, ...keyed, limited, quotaHeaders());
+  app.use(API_ROUTES.getConversions.path, ...keyed, secretKeyOnly());
+  app.use(API_ROUTES.listConversions.path, ...keyed, secretKeyOnly());
+  if (deps.config.benchRoutes) app.use(benchLookup.path, ...keyed, limited);
 
   app.route("/", healthRoutes(deps));
   app.route("/", convertRoutes(deps));

@@ -1,7 +1,7 @@
 /**
- * A country flag: the server's SVG (`flag.img`, contract §2) where the page lets it load, else the
- * emoji (some systems, e.g. Windows or a bare Linux, draw no flag emoji, so the image comes first).
- * No referrer: the user's server need not learn which page they were reading.
+ * A country flag: the server's SVG (`flag.img`, docs/api.md#the-ip-object) where the page lets it
+ * load, else the emoji (some systems, e.g. Windows or a bare Linux, draw no flag emoji, so the
+ * image comes first). No referrer: the user's server need not learn which page they were reading.
  */
 import { useState } from "preact/hooks";
 

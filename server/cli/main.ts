@@ -1,7 +1,7 @@
 /**
- * `ipatlas <command>` (contract §8). Finds the command, parses its options strictly, runs it and
- * prints either text or, with --json, exactly one JSON document. Bad arguments (unknown option,
- * missing value, unknown id, invalid plan or origin) print one line on stderr and exit 2.
+ * `ipatlas <command>` (docs/api.md#command-line). Finds the command, parses its options strictly,
+ * runs it and prints either text or, with --json, exactly one JSON document. Bad arguments (unknown
+ * option, missing value, unknown id, invalid plan or origin) print one line on stderr and exit 2.
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config.js";

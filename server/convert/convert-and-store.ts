@@ -1,7 +1,8 @@
 /**
- * Convert addresses and store them against the project's quota in one step (contract §3, §6):
- * the storage reserves `n` of the month's allowance atomically together with the inserts, so
- * either every record is stored and counted or none is.
+ * Convert addresses and store them against the project's quota in one step
+ * (docs/api.md#conversion-records, #plans-and-quota): the storage reserves `n` of the month's
+ * allowance atomically together with the inserts, so either every record is stored and counted or
+ * none is.
  */
 import { v7 as timeOrderedUuid } from "uuid";
 import { planLimit } from "../../lib/schemas/api.js";

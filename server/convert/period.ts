@@ -1,4 +1,4 @@
-/** Plan quotas run per calendar month in UTC (contract §6). */
+/** Plan quotas run per calendar month in UTC (docs/api.md#plans-and-quota). */
 
 export interface Period {
   /** "2026-11", the key storage counts usage under */

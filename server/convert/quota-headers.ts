@@ -1,7 +1,7 @@
 /**
  * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (epoch seconds of the next period) on convert
- * answers of limited plans (contract §6). The convert route records the state; this writes it on
- * the final response, whatever that turns out to be (a 429 included).
+ * answers of limited plans (docs/api.md#plans-and-quota). The convert route records the state; this
+ * writes it on the final response, whatever that turns out to be (a 429 included).
  */
 import type { MiddlewareHandler } from "hono";
 

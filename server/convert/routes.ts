@@ -1,7 +1,7 @@
 /**
- * GET /convert (one address, default: the caller's) and POST /convert (1–5000 addresses), contract §4.
- * Every address is stored and counted; a request that needs more than the plan has left is refused
- * whole with 429 and stores nothing.
+ * GET /convert (one address, default: the caller's) and POST /convert (1–5000 addresses),
+ * docs/api.md#endpoints. Every address is stored and counted; a request that needs more than the
+ * plan has left is refused whole with 429 and stores nothing.
  */
 import { Hono, type Context } from "hono";
 import { bulkConvertBodySchema } from "../../lib/schemas/api.js";
@@ -10,6 +10,7 @@ import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
 import { ApiError, reply } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
+import { API_ROUTES } from "../routes/api-routes.js";
 import { convertAndStore, UsageFloor, type ConvertedItem } from "./convert-and-store.js";
 import { dataSources } from "../geo/engine/credits.js";
 import { canonicalLang, isEnglish, langFromAcceptLanguage } from "../geo/lang/index.js";
@@ -65,7 +66,7 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
   // the publisher while serving, so the list follows the engine's databases.
   let sourcesOf: unknown = null;
   let sources = "";
-  app.use("/convert", async (c, next) => {
+  app.use(API_ROUTES.convert.path, async (c, next) => {
     const databases = deps.engine.databases();
     const key = databases.map((db) => `${db.name}:${db.kind}`).join(",");
     if (key !== sourcesOf) {
@@ -76,10 +77,10 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     await next();
   });
 
-  app.get("/convert", async (c) => {
+  app.get(API_ROUTES.convert.path, async (c) => {
     const ip = c.req.query("ip");
     const lang = answerLanguage(c, true);
-    // omitted or empty once trimmed (contract §3): the caller's own address
+    // omitted or empty once trimmed (docs/api.md#conversion-records): the caller's own address
     const [item] = await convertForRequest(deps, c, [ip === undefined || ip.trim() === "" ? c.get("clientIp") : ip], lang);
     const headers = { "x-conversion-id": item!.conversionId };
     if (item!.status === "invalid-ip-address") return reply(c, 400, MESSAGES.invalidIp, null, headers);
@@ -87,7 +88,7 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     return reply(c, 200, MESSAGES.success, item!.data, headers);
   });
 
-  app.post("/convert", jsonBody(), async (c) => {
+  app.post(API_ROUTES.convert.path, jsonBody(), async (c) => {
     const body = c.get("jsonBody");
     const problem = bulkBodyMessage(body);
     if (problem) throw new ApiError(400, problem);

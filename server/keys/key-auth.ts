@@ -1,7 +1,7 @@
 /**
- * `x-api-key` authentication (contract §5): 401 `Missing API key` / `Invalid API key`; a public key
- * is valid only with an Origin its website's pattern allows (401 `Origin not allowed for this key`,
- * a missing Origin included). Sets `c.var.auth`.
+ * `x-api-key` authentication (docs/api.md#keys-and-origins): 401 `Missing API key` / `Invalid API
+ * key`; a public key is valid only with an Origin its website's pattern allows (401 `Origin not
+ * allowed for this key`, a missing Origin included). Sets `c.var.auth`.
  */
 import type { MiddlewareHandler } from "hono";
 import { originAllowed } from "../../lib/origin/index.js";

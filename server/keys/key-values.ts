@@ -1,6 +1,7 @@
 /**
- * API key values (contract §5): a kind prefix and 32 random base62 characters (~190 bits).
- * Only the SHA-256 hash is stored; the shown `prefix` is the first four random characters.
+ * API key values (docs/api.md#keys-and-origins): a kind prefix and 32 random base62 characters
+ * (~190 bits). Only the SHA-256 hash is stored; the shown `prefix` is the first four random
+ * characters.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { KEY_PREFIX } from "../../lib/schemas/api.js";

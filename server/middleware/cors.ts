@@ -1,8 +1,8 @@
 /**
- * CORS for the key-protected API routes (contract §5). A preflight answers 204 without a key. An
- * answer to an accepted public-key request names its Origin and exposes `exposeHeaders` (the
- * headers a browser client reads, which the app names); secret-key answers carry no
- * Access-Control-Allow-Origin (browsers must not use secret keys).
+ * CORS for the key-protected API routes (docs/api.md#keys-and-origins). A preflight answers 204
+ * without a key. An answer to an accepted public-key request names its Origin and exposes
+ * `exposeHeaders` (the headers a browser client reads, which the app names); secret-key answers
+ * carry no Access-Control-Allow-Origin (browsers must not use secret keys).
  */
 import type { MiddlewareHandler } from "hono";
 

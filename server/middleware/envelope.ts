@@ -1,7 +1,7 @@
 /**
- * The envelope every API answer uses (contract §1): `{success, message, code, data, _req}` with
- * `code` = the HTTP status. Routes answer through `reply`; anything that refuses a request throws
- * an ApiError, which the error handler turns into the same envelope.
+ * The envelope every API answer uses (docs/api.md#conventions): `{success, message, code, data,
+ * _req}` with `code` = the HTTP status. Routes answer through `reply`; anything that refuses a
+ * request throws an ApiError, which the error handler turns into the same envelope.
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";

@@ -1,8 +1,8 @@
 /**
- * Per-caller limit for public keys (contract §5): at most `perMinute` requests in each minute for
- * one (key, client address); over it 429 `Too many requests` with Retry-After. Secret keys are not
- * limited here (their plan quota applies). Fixed one-minute windows kept in memory; a sweep drops
- * finished windows so the map stays small.
+ * Per-caller limit for public keys (docs/api.md#keys-and-origins): at most `perMinute` requests in
+ * each minute for one (key, client address); over it 429 `Too many requests` with Retry-After.
+ * Secret keys are not limited here (their plan quota applies). Fixed one-minute windows kept in
+ * memory; a sweep drops finished windows so the map stays small.
  */
 import type { MiddlewareHandler } from "hono";
 import { MESSAGES } from "../../lib/schemas/messages.js";

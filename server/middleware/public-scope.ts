@@ -1,4 +1,4 @@
-/** Public keys may only convert (contract §5): anywhere else they get 403. Mount after key auth. */
+/** Public keys may only convert (docs/api.md#keys-and-origins): anywhere else they get 403. Mount after key auth. */
 import type { MiddlewareHandler } from "hono";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import { ApiError } from "./envelope.js";

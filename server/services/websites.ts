@@ -1,4 +1,4 @@
-/** Websites: an origin pattern (contract §5) with its own public key. */
+/** Websites: an origin pattern (docs/api.md#keys-and-origins) with its own public key. */
 import { parseOriginPattern } from "../../lib/origin/index.js";
 import type { Storage } from "../storage/types.js";
 import { generateKey } from "../keys/key-values.js";

@@ -1,4 +1,4 @@
-/** Keys, origins, CORS and the public-key limit over HTTP (contract §5), with CLI changes reaching the running server. */
+/** Keys, origins, CORS and the public-key limit over HTTP (docs/api.md#keys-and-origins), with CLI changes reaching the running server. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames } from "../helpers/backends.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";

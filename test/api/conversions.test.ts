@@ -1,4 +1,4 @@
-/** GET/POST /conversions/get and GET /conversions/list over HTTP (contract §4): select, pages, ipSearch, errors. */
+/** GET/POST /conversions/get and GET /conversions/list over HTTP (docs/api.md#endpoints): select, pages, ipSearch, errors. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { backendNames } from "../helpers/backends.js";

@@ -1,4 +1,4 @@
-/** Routes and methods outside the happy path (contract §7, §9): always the envelope, never bare text. */
+/** Routes and methods outside the happy path (docs/api.md#other-errors, #operations): always the envelope, never bare text. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "node:net";
 import { backendNames } from "../helpers/backends.js";

@@ -1,4 +1,4 @@
-/** The seven continents as MaxMind and GeoNames name them (contract §2). */
+/** The seven continents as MaxMind and GeoNames name them (docs/api.md#the-ip-object). */
 export interface ContinentFacts {
   code: string;
   name: string;

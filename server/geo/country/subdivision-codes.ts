@@ -1,20 +1,10 @@
 /**
  * ISO 3166-2 codes for subdivision names. DB-IP City Lite (the bundled city data) names the first
- * subdivision (`state1`: "England", "California", "Quebec") but gives no code; the contract wants
- * the code as MaxMind writes it, the part after the hyphen (`ENG`, `CA`, `QC`).
- *
- * The list of subdivisions comes from the `iso-3166` package: every ISO 3166-2 code with its name
- * as ISO writes it, which is the local form ("Bayern", "Noord-Holland", "Beijing Shi", "Stockholms
- * län"), and its parent (a country for a top-level subdivision). A name is matched against the
- * top-level subdivisions of its country after normalising both sides. A name that matches no
- * entry, or entries of two different codes, gets no code: nothing is guessed. English names that
- * differ from the ISO name ("Bavaria", "North Holland", "Lombardy") stay without a code.
- *
- * What each step adds, measured on the bundled data as the share of its IPv4 addresses with a
- * subdivision name that get a code: the whole ISO names 69.5%, with their parts 70.0%, with the
- * ISO names less their kind words 81.3%, with the Swedish genitive 82.0%. Stripping kind words
- * from the name looked up as well would add 0.2% but matched wrong codes ("Altay Kray", the krai
- * RU-ALT, to the republic RU-AL), so it is not done.
+ * subdivision (`state1`: "England", "California", "Quebec") but gives no code; the Ip object wants
+ * the code as MaxMind writes it, the part after the hyphen (`ENG`, `CA`, `QC`). Names are matched
+ * against the top-level ISO 3166-2 entries of their country (the `iso-3166` package) after
+ * normalising both sides; a name that matches no entry, or two codes, gets none: nothing is
+ * guessed. What each matching step adds, measured: docs/data.md, "Subdivision codes".
  */
 import { iso31662 } from "iso-3166";
 

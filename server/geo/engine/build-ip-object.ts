@@ -1,7 +1,7 @@
 /**
- * Assembles the Ip object of contract §2 from what the databases said, filling country facts in
- * from the country code. Every key is present; a nested object is null when none of its fields
- * (nested objects included) is known.
+ * Assembles the Ip object of docs/api.md#the-ip-object from what the databases said, filling
+ * country facts in from the country code. Every key is present; a nested object is null when none
+ * of its fields (nested objects included) is known.
  */
 import type { IpObject } from "../../../lib/schemas/ip-object.js";
 import type { ParsedIp } from "../../../lib/ip/index.js";

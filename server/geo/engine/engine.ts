@@ -1,5 +1,5 @@
 /**
- * The geolocation engine: one address in, the Ip object of contract §2 out.
+ * The geolocation engine: one address in, the Ip object of docs/api.md#the-ip-object out.
  *
  * Defaults ship with the install (DB-IP City Lite, ip-location-db ASN and registered country);
  * IPATLAS_CITY_DB / IPATLAS_ASN_DB replace them with MaxMind files that are followed on disk.
@@ -32,7 +32,7 @@ export interface GeoEngineOptions {
   reloadIntervalMs?: number;
 }
 
-/** Inputs longer than this are cut in the Ip object of an invalid address (contract §2). */
+/** Inputs longer than this are cut in the Ip object of an invalid address (docs/api.md#the-ip-object). */
 const INVALID_INPUT_MAX = 100;
 
 export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEngine> {
