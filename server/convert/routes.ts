@@ -63,15 +63,15 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
   const deps = { ...appDeps, usageFloor: new UsageFloor() };
 
   // Every convert answer names the data to credit (the widget links them). An update can change
-  // the publisher while serving, so the list follows the engine's databases.
-  let sourcesOf: unknown = null;
+  // the publisher while serving; the list is worked out again at most once a second, which is
+  // as often as the engine looks at its files.
   let sources = "";
+  let sourcesAt = -Infinity;
   app.use(API_ROUTES.convert.path, async (c, next) => {
-    const databases = deps.engine.databases();
-    const key = databases.map((db) => `${db.name}:${db.kind}`).join(",");
-    if (key !== sourcesOf) {
-      sourcesOf = key;
-      sources = dataSources(databases).join(", ");
+    const now = performance.now();
+    if (now - sourcesAt >= 1000) {
+      sources = dataSources(deps.engine.databases()).join(", ");
+      sourcesAt = now;
     }
     c.header(DATA_SOURCES_HEADER, sources);
     await next();

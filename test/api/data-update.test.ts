@@ -125,6 +125,16 @@ describe("data update and status", { timeout: 120_000 }, () => {
       expect(answers[0].stale).toBe(answers[0].databases.some((db: any) => db.stale));
       // the schedule, not this test, fetched it
       expect(source.requests.some((r) => r.path === "/mirror/GeoLite2-City.tar.gz")).toBe(true);
+      // the credit follows the data: MaxMind's files now answer city and ASN
+      const { secretKey } = await server.cli("project", "create", "--name", "credit", "--plan", "free");
+      let credit: string | null = null;
+      while (Date.now() < deadline + 10_000 && credit !== "MaxMind") {
+        const res = await fetch(`${server.url}/convert?ip=81.2.69.160`, { headers: { "x-api-key": secretKey } });
+        credit = res.headers.get("x-data-sources");
+        await res.arrayBuffer();
+        if (credit !== "MaxMind") await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      expect(credit).toBe("MaxMind");
     });
   });
 });
