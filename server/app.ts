@@ -35,7 +35,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // The key-protected API: CORS first (a preflight needs no key), then the key and its origin.
   const exposeHeaders = [...QUOTA_HEADERS, "Retry-After", "x-request-id", "x-conversion-id", DATA_SOURCES_HEADER];
-  const keyed = [apiCors({ exposeHeaders }), clientIp({ trustProxy: deps.config.trustProxy }), keyAuth({ keys: deps.keys })] as const;
+  const forwarded = { trustProxy: deps.config.trustProxy, maxForwardedForBytes: deps.config.limits.maxForwardedForBytes };
+  const keyed = [apiCors({ exposeHeaders }), clientIp(forwarded), keyAuth({ keys: deps.keys })] as const;
   const limited = publicRateLimit({ perMinute: deps.config.publicRateLimit });
   app.use(API_ROUTES.convert.path, ...keyed, limited, quotaHeaders());
   app.use(API_ROUTES.getConversions.path, ...keyed, secretKeyOnly());

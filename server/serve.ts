@@ -7,12 +7,11 @@
  */
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { serve } from "@hono/node-server";
 import { publicBaseUrl, type Config } from "./config.js";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./app-types.js";
 import { createLogger, type Logger } from "./logger.js";
-import { onClientError } from "./client-error.js";
+import { createHttpServer } from "./http-server/index.js";
 import { createKeyService } from "./keys/auth-cache.js";
 import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./open-storage.js";
@@ -72,9 +71,9 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const created = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(created as Server));
+      const created = createHttpServer({ fetch: app.fetch, limits: config.limits, hostname: config.host }).server;
       created.once("error", reject);
-      created.on("clientError", onClientError);
+      created.listen(config.port, config.host, () => resolve(created));
     });
   } catch (error) {
     // e.g. EADDRINUSE: release what was opened so the process can exit with the error

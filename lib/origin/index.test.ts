@@ -22,7 +22,9 @@ describe("parseOriginPattern", () => {
   it("refuses what is not an origin pattern", () => {
     for (const bad of ["", "   ", "example.com/path", "https://example.com/path", "ftp://example.com", "ex ample.com",
       "*", "*.", "a.*.example.com", "https://*.example.com", "example.com:99999", "user@example.com", "example.com?x=1", "-bad-.com",
-      "*.com", "*.localhost:8080", "null", "NULL"]) {
+      "*.com", "*.localhost:8080", "null", "NULL", "https://user@shop.example.com", "https://shop%2eexample.com",
+      "shop.example.com:", "https://shop.example.com:", "shop.example.com:0443", "https://shop.example.com:0443", ".example.org",
+      "a..example.org", "*..example.org", "https://a..example.org", "example.com:0"]) {
       expect(parseOriginPattern(bad).ok, bad).toBe(false);
     }
   });
@@ -63,5 +65,20 @@ describe("originAllowed", () => {
     expect(originAllowed("example.com", undefined)).toBe(false);
     expect(originAllowed("example.com", "null")).toBe(false);
     expect(originAllowed("example.com", "https://example.com/path")).toBe(false);
+  });
+
+  it("takes an Origin header only as a browser serializes it", () => {
+    const refused = ["https://shop.example.com/", "https://user@shop.example.com", "https://user:pw@shop.example.com",
+      "https://shop%2eexample.com", "https://shop.example.com:", "https://shop.example.com:0443", "https://shop.example.com:443",
+      "https://.example.org", "https://a..example.org", "https://shop.example.com.", "https://b\u00fccher.de", " https://shop.example.com",
+      "https://shop.example.com/?", "https://shop.example.com#", "https://010.1.1.1", "https://shop.example.com\\"];
+    for (const origin of refused) {
+      expect(originAllowed("shop.example.com", origin), origin).toBe(false);
+      expect(originAllowed("*.example.org", origin), origin).toBe(false);
+      expect(originAllowed("https://shop.example.com", origin), origin).toBe(false);
+    }
+    expect(originAllowed("*.example.org", "https://a.example.org")).toBe(true);
+    expect(originAllowed("shop.example.com", "https://shop.example.com")).toBe(true);
+    expect(originAllowed("https://shop.example.com/", "https://shop.example.com")).toBe(true);
   });
 });

@@ -10,6 +10,7 @@
  *   https://app.example.com:8443   exactly this origin (also chrome-extension://ID, moz-extension://UUID)
  *
  * Case-insensitive; internationalised names are compared in punycode (URL does the conversion).
+ * A pattern may end in one `/` (pasted URLs); a request's Origin must be exactly an origin.
  */
 
 export type OriginPattern =
@@ -22,19 +23,27 @@ const EXTENSION = /^(chrome-extension|moz-extension|safari-web-extension):\/\/([
 const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
 const MAX_LENGTH = 253 + 40;
 
-/** host[:port] through URL, so IDNs become punycode and ports are checked; null when it is not just a host. */
+/** A host name of non-empty labels, a dotted quad or a bracketed IPv6 address (as URL gives them back). */
+function validHost(host: string): boolean {
+  return host.startsWith("[") || /^\d+(\.\d+){3}$/.test(host) || HOSTNAME.test(host);
+}
+
+/**
+ * host[:port] through URL, so IDNs become punycode and ports are checked; null when it is not just
+ * a host. No userinfo, percent-encoding, empty port (`example.com:`) or port with a leading zero.
+ */
 function parseHostPort(text: string, scheme: "http" | "https"): { host: string; port: string } | null {
-  if (!/^[^/?#@\s\\]+$/.test(text)) return null;
+  if (!/^[^/?#@%\s\\]+$/.test(text)) return null;
+  const portText = /^(?:\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(text)?.[1];
+  if (portText !== undefined && !/^[1-9]\d{0,4}$/.test(portText)) return null;
   let url: URL;
   try {
     url = new URL(`${scheme}://${text}`);
   } catch {
     return null;
   }
-  const host = url.hostname;
-  const isIp = host.startsWith("[") || /^\d+(\.\d+){3}$/.test(host);
-  if (!isIp && !HOSTNAME.test(host)) return null;
-  return { host, port: url.port };
+  if (!validHost(url.hostname)) return null;
+  return { host: url.hostname, port: url.port };
 }
 
 function describe(pattern: OriginPattern): string {
@@ -90,17 +99,28 @@ interface ParsedOrigin {
   origin: string;
 }
 
+/**
+ * A request's Origin header: exactly a serialized origin (RFC 6454), as browsers send it. No path
+ * or trailing slash, userinfo, percent-encoding, empty or explicit default port, leading zeros,
+ * empty labels: anything URL would have to rewrite is refused, not normalised. Case is ignored.
+ */
 function parseOrigin(origin: string): ParsedOrigin | null {
-  const text = origin.trim().toLowerCase();
+  const text = origin.toLowerCase();
   const extension = EXTENSION.exec(text);
   if (extension) return { scheme: extension[1]!, host: extension[2]!, port: "", origin: `${extension[1]}://${extension[2]}` };
-  if (!/^https?:\/\/[^/]+\/?$/.test(text)) return null;
+  if (!/^https?:\/\/[^/?#@%\s\\]+$/.test(text)) return null;
   try {
     const url = new URL(text);
+    if (url.origin !== text || !validHost(url.hostname)) return null;
     return { scheme: url.protocol.slice(0, -1), host: url.hostname, port: url.port, origin: url.origin };
   } catch {
     return null;
   }
+}
+
+/** True when `origin` is exactly a serialized origin, as a browser sends in its Origin header. */
+export function isSerializedOrigin(origin: string | null | undefined): boolean {
+  return typeof origin === "string" && origin !== "null" && parseOrigin(origin) !== null;
 }
 
 /** True when a request's Origin header is allowed by the pattern. A missing or `null` Origin never is. */

@@ -14,6 +14,7 @@ export const ADMIN_MESSAGES = {
   invalidToken: "Invalid admin token",
   csrfRejected: "Missing or invalid CSRF token",
   crossOrigin: "Cross-origin request refused",
+  tooManySignIns: "Too many sign-in attempts waiting from your address",
 } as const;
 
 /** Header the dashboard sends on every mutation: the session's CSRF token, which another site cannot read. */
@@ -44,13 +45,18 @@ export const adminProjectSchema = projectSchema.extend({ usage: usageSchema });
 export type AdminProject = z.infer<typeof adminProjectSchema>;
 export const projectListSchema = z.object({ projects: z.array(adminProjectSchema) });
 
-/** a display name: control characters (NUL among them, which PostgreSQL cannot store) are refused */
-const displayName = z
+/**
+ * A project or key name, for the admin API and (through server/services) the CLI alike. Control
+ * characters are refused: NUL, which PostgreSQL cannot store, and ESC or BEL, which a terminal
+ * would obey when `project list` prints the name; so are the bidirectional overrides and
+ * isolates, which make a listed name read differently from what it is.
+ */
+export const displayName = z
   .string({ error: "name must be a string" })
   .trim()
   .min(1, "name is required")
   .max(100, "name must be at most 100 characters")
-  .regex(/^[^\p{Cc}]*$/u, "name must not contain control characters");
+  .regex(/^[^\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/u, "name must not contain control characters");
 const projectName = displayName;
 const planField = z.enum(planSchema.options, { error: "plan must be one of free, starter, growth, scale" });
 

@@ -49,11 +49,12 @@ export interface AdminApiOptions {
 export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Hono<AppEnv> {
   const token = options.token ?? resolveAdminToken({ envToken: process.env.IPATLAS_ADMIN_TOKEN, dataDir: deps.config.dataDir }).value;
   const sessions = new SessionStore({ secret: token, lifetimeMs: SESSION_LIFETIME_MS });
-  const throttle = options.throttle ?? new SignInThrottle();
+  const throttle = options.throttle ?? new SignInThrottle({ maxQueued: deps.config.limits.signInQueuePerAddress });
   const { services, storage } = deps;
+  const sameOrigin = { publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy };
   const app = new Hono<AppEnv>();
 
-  app.use("*", clientIp({ trustProxy: deps.config.trustProxy }));
+  app.use("*", clientIp({ trustProxy: deps.config.trustProxy, maxForwardedForBytes: deps.config.limits.maxForwardedForBytes }));
   // admin answers are never cached: they carry keys and session tokens
   app.use("*", async (c, next) => {
     await next();
@@ -62,10 +63,11 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
 
   // ---- session ----
   app.post("/session", jsonBody(), async (c) => {
-    assertSameOrigin(c);
+    assertSameOrigin(c, sameOrigin);
     const input = parseInput(signInBodySchema, c.get("jsonBody"));
-    const ok = await throttle.attempt(c.get("clientIp") || "unknown", () => secretsEqual(input.token, token));
-    if (!ok) throw new ApiError(401, ADMIN_MESSAGES.invalidToken);
+    const outcome = await throttle.attempt(c.get("clientBucket") || "unknown", () => secretsEqual(input.token, token), c.req.raw.signal);
+    if (outcome === "busy") throw new ApiError(429, ADMIN_MESSAGES.tooManySignIns, null, { "Retry-After": "1" });
+    if (outcome !== "accepted") throw new ApiError(401, ADMIN_MESSAGES.invalidToken);
     const { id, session } = sessions.create();
     setCookie(c, SESSION_COOKIE, id, {
       httpOnly: true,
@@ -78,7 +80,7 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   });
 
   // everything below needs a session; bodies are read only once it is there
-  app.use("*", sessionGuard(sessions));
+  app.use("*", sessionGuard(sessions, sameOrigin));
   const withBody = jsonBody();
 
   // past the guard, so the session exists
