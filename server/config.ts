@@ -3,6 +3,7 @@
  * the CLI and the tests agree on names and defaults.
  */
 import { resolve } from "node:path";
+import { loadUpdateSettings, UpdateSettingsError, type UpdateSettings } from "./geo/update/settings.js";
 import { parseCidr } from "../lib/ip/index.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -26,6 +27,8 @@ export interface Config {
   benchRoutes: boolean;
   /** how often the key cache polls storage.changeVersion() */
   keyCachePollMs: number;
+  /** data updates and freshness (server/geo/update/settings.ts) */
+  update: UpdateSettings;
   /** what one client can hold of the server (docs/security.md) */
   limits: ServerLimits;
 }
@@ -54,6 +57,7 @@ export interface ConfigFlags {
   dataDir?: string;
   port?: string;
   host?: string;
+  updateEvery?: string;
 }
 
 export class ConfigError extends Error {}
@@ -93,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     logLevel,
     benchRoutes: env.IPATLAS_BENCH_ROUTES === "1",
     keyCachePollMs: integer("IPATLAS_KEY_CACHE_POLL_MS", env.IPATLAS_KEY_CACHE_POLL_MS, 50, 10, 60_000),
+    update: updateSettings(env, flags),
     limits: loadLimits(env, trustProxy),
   };
 }
@@ -120,6 +125,15 @@ function loadLimits(env: NodeJS.ProcessEnv, trustProxy: number): ServerLimits {
     throw new ConfigError("IPATLAS_HEADERS_TIMEOUT_MS must not be longer than IPATLAS_REQUEST_TIMEOUT_MS");
   }
   return limits;
+}
+
+function updateSettings(env: NodeJS.ProcessEnv, flags: ConfigFlags): UpdateSettings {
+  try {
+    return loadUpdateSettings(env, { updateEvery: flags.updateEvery });
+  } catch (error) {
+    if (error instanceof UpdateSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 /** The base URL to print and to build absolute links with. */

@@ -21,6 +21,7 @@ import { recordServerUrl } from "./public-url.js";
 import { ensureWebBuilds } from "./web-builds.js";
 import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";
 import { join } from "node:path";
+import { startUpkeep } from "./geo/update/upkeep.js";
 
 // in-flight requests get this long before their connections are cut; storage then flushes and closes
 const SHUTDOWN_LIMIT_MS = 7_000;
@@ -80,6 +81,8 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   });
   const deps: AppDeps = { storage, engine, config, keys, services, log };
   const app = createApp(deps);
+  // stale warnings, and the data update schedule (docs/data.md "Updates")
+  const upkeep = startUpkeep({ engine, dataDir: config.dataDir, cityDb: config.cityDb, asnDb: config.asnDb, settings: config.update, log });
 
   let server: Server;
   try {
@@ -90,6 +93,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
     });
   } catch (error) {
     // e.g. EADDRINUSE: release what was opened so the process can exit with the error
+    upkeep.stop();
     await keys.close();
     await storage.close();
     await engine.close();
@@ -113,6 +117,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
       const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_LIMIT_MS);
       await closed;
       clearTimeout(force);
+      upkeep.stop();
       await keys.close();
       await storage.close();
       await engine.close();

@@ -54,6 +54,8 @@ export async function convertAndStore(
   project: Project,
   inputs: readonly string[],
   now = new Date(),
+  /** language of the names (geo/lang); stored as answered */
+  lang: string | null = null,
 ): Promise<ConvertOutcome> {
   const period = periodOf(now);
   const limit = planLimit(project.plan);
@@ -65,7 +67,7 @@ export async function convertAndStore(
   // it, so a batch dirties a few index pages rather than one per row.
   const items: ConvertedItem[] = inputs.map((raw) => {
     const input = storableText(raw);
-    return { input, conversionId: timeOrderedUuid(), ...deps.engine.convert(input, now) };
+    return { input, conversionId: timeOrderedUuid(), ...deps.engine.convert(input, now, lang) };
   });
   const completedAt = Date.now();
   const result = await deps.storage.commitConversions({

@@ -1,13 +1,13 @@
-/** ipatlas serve [--port 8787] [--host 127.0.0.1] [--workers N]: runs until SIGTERM/SIGINT. */
+/** ipatlas serve [--port 8787] [--host 127.0.0.1] [--workers N] [--update-every 24h]: runs until SIGTERM/SIGINT. */
 import { UsageError, type Command } from "../command.js";
 
 export const serveCommands: Command[] = [
   {
     words: ["serve"],
-    usage: "[--port 8787] [--host 127.0.0.1] [--workers 1]",
-    summary: "start the API server (--workers N: N processes sharing the port and the database)",
-    // --port and --host are read into the config by main.ts
-    options: { port: { type: "string" }, host: { type: "string" }, workers: { type: "string" } },
+    usage: "[--port 8787] [--host 127.0.0.1] [--workers 1] [--update-every 24h|off]",
+    summary: "start the API server (--workers N: N processes sharing the port and the database; --update-every: data update schedule)",
+    // --port, --host and --update-every are read into the config by main.ts
+    options: { port: { type: "string" }, host: { type: "string" }, workers: { type: "string" }, "update-every": { type: "string" } },
     async run(ctx) {
       const workers = ctx.options.workers === undefined ? 1 : Number(ctx.options.workers);
       if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError("--workers must be an integer between 1 and 64");

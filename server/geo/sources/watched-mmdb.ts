@@ -20,7 +20,19 @@ export class WatchedMmdb<T> {
     readonly path: string,
     readonly role: MmdbRole,
     private readonly log: GeoLogger,
+    /** a missing file is normal (the updater's file before its first download): no error for it */
+    private readonly optional = false,
   ) {}
+
+  /** true once a good file serves */
+  get loaded(): boolean {
+    return this.current !== null;
+  }
+
+  /** the loaded file's database type ("GeoLite2-City", "DBIP-City-Lite (compat=City)"), or null */
+  databaseType(): string | null {
+    return this.current?.metadata.databaseType ?? null;
+  }
 
   /** Loads the file now (a failure is logged, lookups then fail) and starts following it. */
   start(intervalMs: number): void {
@@ -68,12 +80,17 @@ export class WatchedMmdb<T> {
   }
 
   private load(verb: string): void {
+    if (this.optional && this.seen === "missing") return;
     try {
       const reader = openCheckedMmdb(readFileSync(this.path), this.role);
       this.current = reader;
       this.log.info(`geo: ${verb} ${this.role} database ${this.path} (${reader.metadata.databaseType}, built ${this.buildDate()})`);
     } catch (error) {
-      const keeping = this.current ? "still serving the previous data" : "lookups fail until a good file is in place";
+      const keeping = this.current
+        ? "still serving the previous data"
+        : this.optional
+          ? "the bundled data answers until a good file is in place"
+          : "lookups fail until a good file is in place";
       this.log.error(`geo: refused ${this.role} database ${this.path}: ${(error as Error).message}; ${keeping}`);
     }
   }
