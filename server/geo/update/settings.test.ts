@@ -4,8 +4,9 @@ import { loadUpdateSettings, parseInterval, parseProbes } from "./settings.js";
 import { candidates, monthsToTry } from "./sources.js";
 
 describe("update settings", () => {
-  it("defaults to DB-IP once a day, stale after 45 days", () => {
-    expect(loadUpdateSettings({})).toMatchObject({ everyMs: 86_400_000, source: "dbip", mirrorUrl: null, maxAgeDays: 45, probes: DEFAULT_PROBES });
+  it("defaults to no schedule (the operator asks), DB-IP as the source, stale after 45 days", () => {
+    expect(loadUpdateSettings({})).toMatchObject({ everyMs: null, source: "dbip", mirrorUrl: null, maxAgeDays: 45, probes: DEFAULT_PROBES });
+    expect(loadUpdateSettings({ IPATLAS_UPDATE_EVERY: "24h" }).everyMs).toBe(86_400_000);
   });
 
   it("reads intervals, and off", () => {

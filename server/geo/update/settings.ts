@@ -23,7 +23,8 @@ export interface UpdateSettings {
 
 export class UpdateSettingsError extends Error {}
 
-export const DEFAULT_UPDATE_EVERY = "24h";
+/** off: the bundled data needs nothing from the network; an operator asks for newer data (docs/data.md "Updates") */
+export const DEFAULT_UPDATE_EVERY = "off";
 export const DEFAULT_MAX_AGE_DAYS = 45;
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
