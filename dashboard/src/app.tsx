@@ -12,12 +12,14 @@ import {
   projects,
   readLocation,
   selectedProject,
+  selectedProjectId,
   selectedTab,
   signedIn,
   TABS,
   type Tab,
 } from "./state.js";
 import { WebsitesPanel } from "./websites.js";
+import { DataFreshness } from "./data-freshness.js";
 
 export function App() {
   useEffect(() => {
@@ -32,7 +34,11 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    if (signedIn.value) void reloadProjects().catch(() => {});
+    if (!signedIn.value) return;
+    void reloadProjects().then(() => {
+      // with one project there is nothing to choose: open it
+      if (projects.value.length === 1 && !selectedProjectId.value) openProject(projects.value[0]!.id, "conversions");
+    }, () => {});
   }, [signedIn.value]);
 
   return (
@@ -91,6 +97,7 @@ function SignedIn() {
                 ? "Create a project to get its first secret key."
                 : "Choose a project to manage its keys, websites and conversions."}
             </p>
+            <DataFreshness />
           </section>
         )}
       </main>

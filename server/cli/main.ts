@@ -110,6 +110,7 @@ export async function main(rawArgv: string[], io: CliIo = defaultIo): Promise<nu
       dataDir: parsed.dataDir,
       port: typeof parsed.options.port === "string" ? parsed.options.port : undefined,
       host: typeof parsed.options.host === "string" ? parsed.options.host : undefined,
+      updateEvery: typeof parsed.options["update-every"] === "string" ? parsed.options["update-every"] : undefined,
     });
     let services: AdminServices | null = null;
     const ctx: CommandContext = {

@@ -58,6 +58,8 @@ export async function convertAndStore(
   project: Project,
   inputs: readonly string[],
   now = new Date(),
+  /** language of the names (geo/lang); stored as answered */
+  lang: string | null = null,
 ): Promise<ConvertOutcome> {
   const period = periodOf(now);
   const limit = planLimit(project.plan);
@@ -72,7 +74,7 @@ export async function convertAndStore(
     // a large bulk gives other requests a turn between slices instead of holding the event loop
     if (i > 0 && i % CONVERT_SLICE === 0) await yieldToOthers();
     const input = storableText(inputs[i]!);
-    items[i] = { input, conversionId: timeOrderedUuid(), ...deps.engine.convert(input, now) };
+    items[i] = { input, conversionId: timeOrderedUuid(), ...deps.engine.convert(input, now, lang) };
   }
   const completedAt = Date.now();
   const result = await deps.storage.commitConversions({

@@ -14,6 +14,26 @@ import { API_ROUTES } from "../routes/api-routes.js";
 import { AdmissionQueue, bulkAdmission } from "../middleware/bulk-admission.js";
 import { convertAndStore, UsageFloor, yieldToOthers, type ConvertedItem } from "./convert-and-store.js";
 import { dataSources } from "../geo/engine/credits.js";
+import { canonicalLang, isEnglish, langFromAcceptLanguage } from "../geo/lang/index.js";
+
+/**
+ * The language of the names (docs/api.md "Language"): the `lang` query parameter, else on GET the
+ * Accept-Language header, else English. A `lang` that is no language tag is a 400; an
+ * Accept-Language without a usable tag is English (browsers send all sorts).
+ */
+function answerLanguage(c: Context<AppEnv>, fromHeader: boolean): string | null {
+  const param = c.req.query("lang");
+  let lang: string | null;
+  if (param !== undefined && param.trim() !== "") {
+    lang = canonicalLang(param);
+    if (!lang) throw new ApiError(400, MESSAGES.invalidLang);
+  } else {
+    lang = fromHeader ? langFromAcceptLanguage(c.req.header("accept-language")) : null;
+  }
+  if (fromHeader) c.header("Vary", "Accept-Language", { append: true });
+  c.header("Content-Language", lang ?? "en");
+  return isEnglish(lang) ? null : lang;
+}
 
 /** bulk items encoded between two yields of the event loop */
 const ENCODE_SLICE = 1000;
@@ -22,8 +42,9 @@ async function convertForRequest(
   deps: AppDeps & { usageFloor: UsageFloor },
   c: Context<AppEnv>,
   inputs: string[],
+  lang: string | null,
 ): Promise<ConvertedItem[]> {
-  const outcome = await convertAndStore(deps, c.get("auth").project, inputs);
+  const outcome = await convertAndStore(deps, c.get("auth").project, inputs, new Date(), lang);
   c.set("quota", { limit: outcome.limit, used: outcome.used, resetAt: outcome.resetAt });
   if (!outcome.accepted) {
     const retryAfter = Math.max(1, Math.ceil((outcome.resetAt.getTime() - Date.now()) / 1000));
@@ -45,17 +66,26 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const deps = { ...appDeps, usageFloor: new UsageFloor() };
 
-  // Every convert answer names the data to credit (the widget links them).
-  const sources = dataSources(deps.engine.databases()).join(", ");
+  // Every convert answer names the data to credit (the widget links them). An update can change
+  // the publisher while serving; the list is worked out again at most once a second, which is
+  // as often as the engine looks at its files.
+  let sources = "";
+  let sourcesAt = -Infinity;
   app.use(API_ROUTES.convert.path, async (c, next) => {
+    const now = performance.now();
+    if (now - sourcesAt >= 1000) {
+      sources = dataSources(deps.engine.databases()).join(", ");
+      sourcesAt = now;
+    }
     c.header(DATA_SOURCES_HEADER, sources);
     await next();
   });
 
   app.get(API_ROUTES.convert.path, async (c) => {
     const ip = c.req.query("ip");
+    const lang = answerLanguage(c, true);
     // omitted or empty once trimmed (docs/api.md#conversion-records): the caller's own address
-    const [item] = await convertForRequest(deps, c, [ip === undefined || ip.trim() === "" ? c.get("clientIp") : ip]);
+    const [item] = await convertForRequest(deps, c, [ip === undefined || ip.trim() === "" ? c.get("clientIp") : ip], lang);
     const headers = { "x-conversion-id": item!.conversionId };
     if (item!.status === "invalid-ip-address") return reply(c, 400, MESSAGES.invalidIp, null, headers);
     if (item!.status === "failed") return reply(c, 200, MESSAGES.conversionFailed, null, headers);
@@ -67,7 +97,8 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     const body = c.get("jsonBody");
     const problem = bulkBodyMessage(body);
     if (problem) throw new ApiError(400, problem);
-    const items = await convertForRequest(deps, c, (body as { ips: string[] }).ips);
+    const lang = answerLanguage(c, false);
+    const items = await convertForRequest(deps, c, (body as { ips: string[] }).ips, lang);
     // `{ip, conversion, conversionId}` per item, the Ip objects from the engine's cached fragments
     const text: string[] = new Array(items.length);
     for (let i = 0; i < items.length; i++) {

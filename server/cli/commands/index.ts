@@ -6,6 +6,7 @@ import { keyCommands } from "./key.js";
 import { websiteCommands } from "./website.js";
 import { usageCommands } from "./usage.js";
 import { widgetCommands } from "./widget.js";
+import { dataCommands } from "./data.js";
 
 export const commandGroups: Command[][] = [
   serveCommands,
@@ -14,4 +15,5 @@ export const commandGroups: Command[][] = [
   websiteCommands,
   usageCommands,
   widgetCommands,
+  dataCommands,
 ];

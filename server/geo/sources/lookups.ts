@@ -82,7 +82,7 @@ export class MaxMindCity implements CitySource {
   constructor(path: string, log: GeoLogger, reloadIntervalMs: number) {
     // a fresh cache per loaded file: offsets mean nothing in the next one
     const cache = () => new RecordCache<MaxMindCityRecord>(MaxMindCity.CACHED_RECORDS, fromMaxMindRecord);
-    this.file = new WatchedMmdb<MaxMindCityRecord>(path, "city", log, cache);
+    this.file = new WatchedMmdb<MaxMindCityRecord>(path, "city", log, false, cache);
     this.file.start(reloadIntervalMs);
   }
 

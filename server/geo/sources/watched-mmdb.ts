@@ -31,9 +31,21 @@ export class WatchedMmdb<T extends object> {
     readonly path: string,
     readonly role: MmdbRole,
     private readonly log: GeoLogger,
+    /** a missing file is normal (the updater's file before its first download): no error for it */
+    private readonly optional = false,
     /** a record cache for each file loaded, for `located` */
     private readonly newCache: (() => RecordCache<T>) | null = null,
   ) {}
+
+  /** true once a good file serves */
+  get loaded(): boolean {
+    return this.current !== null;
+  }
+
+  /** the loaded file's database type ("GeoLite2-City", "DBIP-City-Lite (compat=City)"), or null */
+  databaseType(): string | null {
+    return this.current?.reader.metadata.databaseType ?? null;
+  }
 
   /** Loads the file now (a failure is logged, lookups then fail) and starts following it. */
   start(intervalMs: number): void {
@@ -93,6 +105,7 @@ export class WatchedMmdb<T extends object> {
   }
 
   private load(verb: string): void {
+    if (this.optional && this.seen === "missing") return;
     try {
       const buffer = readFileSync(this.path);
       const cache = this.newCache?.() ?? null;
@@ -100,7 +113,11 @@ export class WatchedMmdb<T extends object> {
       this.current = { reader, tree: treeOf(reader, buffer), cache };
       this.log.info(`geo: ${verb} ${this.role} database ${this.path} (${reader.metadata.databaseType}, built ${this.buildDate()})`);
     } catch (error) {
-      const keeping = this.current ? "still serving the previous data" : "lookups fail until a good file is in place";
+      const keeping = this.current
+        ? "still serving the previous data"
+        : this.optional
+          ? "the bundled data answers until a good file is in place"
+          : "lookups fail until a good file is in place";
       this.log.error(`geo: refused ${this.role} database ${this.path}: ${(error as Error).message}; ${keeping}`);
     }
   }
