@@ -1,11 +1,11 @@
 /**
  * `x-api-key` authentication (docs/api.md#keys-and-origins): 401 `Missing API key` / `Invalid API
  * key`; a public key is valid only with an Origin its website's pattern allows (401 `Origin not
- * allowed for this key`, a missing Origin included; `data.origin` names the refused Origin and
- * the answer is CORS-readable by it). Sets `c.var.auth`.
+ * allowed for this key`, a missing Origin included; `data.origin` names a well-formed refused
+ * Origin and the answer is CORS-readable by it). Sets `c.var.auth`.
  */
 import type { MiddlewareHandler } from "hono";
-import { originAllowed } from "../../lib/origin/index.js";
+import { isSerializedOrigin, originAllowed } from "../../lib/origin/index.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { KeyAuth } from "../storage/types.js";
 import type { KeyService } from "./auth-cache.js";
@@ -35,8 +35,10 @@ export function keyAuth(options: KeyAuthOptions): MiddlewareHandler {
       if (!auth.website || !originAllowed(auth.website.origin, origin)) {
         // Readable by the refused page (no data leaks: the key is valid, the origin is not), so
         // the widget can name the origin to register instead of showing a bare CORS failure.
-        const readable: Record<string, string> = origin && origin !== "null" ? { "access-control-allow-origin": origin, vary: "Origin" } : {};
-        throw new ApiError(401, MESSAGES.originNotAllowed, { origin: origin ?? null }, readable);
+        // Only an origin as a browser writes it is named back; odd spellings come from scripts.
+        const named = isSerializedOrigin(origin) ? origin! : null;
+        const readable: Record<string, string> = named ? { "access-control-allow-origin": named, vary: "Origin" } : {};
+        throw new ApiError(401, MESSAGES.originNotAllowed, { origin: named }, readable);
       }
     }
     c.set("auth", auth);

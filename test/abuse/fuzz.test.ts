@@ -14,12 +14,24 @@ const REQUESTS = 2_400;
 const ADMIN_TOKEN = "abuse-suite-admin-token-0123456789";
 
 /**
- * Answers that are not the envelope, by design: files (the widget, its demo, flags, the dashboard),
+ * Answers that are not the envelope, by design: pages and files (the landing page at `/`, the API
+ * reference, the widget, its demo, flags, the dashboard), matched on the path as the server
+ * resolves it (`/..` is `/`),
  * bodiless answers (HEAD, 204 preflights, 304, the dashboard's trailing-slash redirect). Every
  * one of them still carries x-request-id. Node's HTTP parser answers nothing itself any more:
  * what it refuses goes through the clientError handler, which answers with the envelope.
  */
-const FILE_ROUTE = /^\/(widget\.js|widget\/[0-9a-f]{16}\.js|widget\/demo(\.css)?|flags\/[^/]+|dashboard(\/.*)?)(\?.*)?$/;
+const FILE_ROUTE = /^\/(|docs(\/.*)?|openapi\.json|widget\.js|widget\/[0-9a-f]{16}\.js|widget\/demo(\.css)?|flags\/[^/]+|dashboard(\/.*)?)$/;
+
+/** the path the server routes on: dot segments resolved, query dropped; null when it is no path */
+function routedPath(target: string): string | null {
+  if (!target.startsWith("/")) return null;
+  try {
+    return new URL(target, "http://fuzz.invalid").pathname;
+  } catch {
+    return null;
+  }
+}
 
 function mulberry32(seed: number): () => number {
   let a = seed;
@@ -220,7 +232,8 @@ function problem(request: Case, answer: RawAnswer | null): string | null {
   if (!answer.headers["x-request-id"]) return `no x-request-id (status ${answer.status})`;
   const bodiless = request.method === "HEAD" || answer.status === 204 || answer.status === 304 || (answer.status >= 300 && answer.status < 400);
   if (bodiless) return null;
-  if (answer.status < 300 && FILE_ROUTE.test(request.target)) return null;
+  const path = routedPath(request.target);
+  if (answer.status < 300 && path !== null && FILE_ROUTE.test(path)) return null;
   return envelopeProblem(answer);
 }
 
