@@ -1,4 +1,7 @@
-/** Every command group of `ipatlas`. A new group is one file beside this one and one line here. */
+/**
+ * Every command of `ipatlas`. A new group is one file beside this one exporting a Command[],
+ * one line in `commandGroups`, and its one-line summary in `groupSummaries` (shown by --help).
+ */
 import type { Command } from "../command.js";
 import { serveCommands } from "./serve.js";
 import { projectCommands } from "./project.js";
@@ -15,3 +18,11 @@ export const commandGroups: Command[][] = [
   usageCommands,
   widgetCommands,
 ];
+
+/** What each group of commands is about, by its first word(s). */
+export const groupSummaries: Record<string, string> = {
+  project: "projects and their plans",
+  key: "secret and public keys of a project",
+  website: "the websites (origins) a project's widget and extension may call from",
+  widget: "the embeddable widget",
+};

@@ -14,9 +14,9 @@ export const widgetCommands: Command[] = [
     usage: "--project ID [--website ID] [--key PUBLIC_KEY]",
     summary: "print the embed code for a project's website: the versioned widget script with its SRI hash",
     options: {
-      project: { type: "string", required: true },
-      website: { type: "string" },
-      key: { type: "string" },
+      project: { type: "string", required: true, valueName: "ID", description: "the project's id" },
+      website: { type: "string", valueName: "ID", description: "only this website's origin" },
+      key: { type: "string", valueName: "PUBLIC_KEY", description: "put this public key (ipa_pk_…) into the snippet" },
     },
     async run(ctx) {
       const key = ctx.options.key;
