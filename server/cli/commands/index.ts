@@ -9,6 +9,7 @@ import { keyCommands } from "./key.js";
 import { websiteCommands } from "./website.js";
 import { usageCommands } from "./usage.js";
 import { widgetCommands } from "./widget.js";
+import { lookupCommands } from "./lookup.js";
 
 export const commandGroups: Command[][] = [
   serveCommands,
@@ -17,6 +18,7 @@ export const commandGroups: Command[][] = [
   websiteCommands,
   usageCommands,
   widgetCommands,
+  lookupCommands,
 ];
 
 /** What each group of commands is about, by its first word(s). */
