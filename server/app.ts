@@ -21,6 +21,7 @@ import { benchRoutes } from "./routes/bench.js";
 import { flagRoutes } from "./routes/flags.js";
 import { widgetRoutes } from "./routes/widget.js";
 import { adminApiRoutes, dashboardRoutes } from "./admin/routes.js";
+import { openApiRoutes } from "./openapi/routes.js";
 
 const API_METHODS = {
   "/convert": ["GET", "POST", "OPTIONS"],
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.config.benchRoutes) app.route("/", benchRoutes(deps));
 
   app.route("/", flagRoutes());
+  app.route("/", openApiRoutes());
   app.route("/", widgetRoutes(deps));
   app.route("/admin/api", adminApiRoutes(deps));
   app.route("/dashboard", dashboardRoutes(deps));
