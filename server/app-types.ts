@@ -9,6 +9,7 @@ import type { KeyService } from "./keys/key-service.js";
 import type { AdminServices } from "./services/index.js";
 import type { Logger } from "./middleware/logger.js";
 import type { QuotaState } from "./middleware/quota-headers.js";
+import type { Metrics } from "./metrics/metrics.js";
 
 export interface AppDeps {
   storage: Storage;
@@ -20,6 +21,8 @@ export interface AppDeps {
   /** project / key / website operations shared by the CLI and the admin API */
   services: AdminServices;
   log: Logger;
+  /** set when metrics are on (config.metrics) */
+  metrics?: Metrics;
 }
 
 /** Hono context variables set by the middlewares (request id, authenticated key, ...). */
@@ -36,5 +39,7 @@ export type AppEnv = {
     jsonBody: unknown;
     /** plan usage after a convert request, for the X-RateLimit-* headers */
     quota: QuotaState;
+    /** conversions a convert request stored, for the metrics */
+    conversionsStored: number;
   };
 };

@@ -22,6 +22,7 @@ import { flagRoutes } from "./routes/flags.js";
 import { widgetRoutes } from "./routes/widget.js";
 import { adminApiRoutes, dashboardRoutes } from "./admin/routes.js";
 import { openApiRoutes } from "./openapi/routes.js";
+import { metricsRoutes } from "./metrics/routes.js";
 
 const API_METHODS = {
   "/convert": ["GET", "POST", "OPTIONS"],
@@ -35,6 +36,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound(notFound());
   app.onError(onError(deps.log));
 
+  if (deps.metrics) app.use("*", deps.metrics.middleware());
   app.use("*", requestId());
   app.use("*", allowedMethods(deps.config.benchRoutes ? { ...API_METHODS, "/bench/lookup": ["GET", "OPTIONS"] } : API_METHODS));
 
@@ -53,6 +55,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route("/", flagRoutes());
   app.route("/", openApiRoutes());
+  if (deps.metrics && deps.config.metricsPort === null) {
+    const { registry } = deps.metrics;
+    app.route("/", metricsRoutes({ metrics: () => registry.metrics(), contentType: registry.contentType, token: deps.config.metricsToken }));
+  }
   app.route("/", widgetRoutes(deps));
   app.route("/admin/api", adminApiRoutes(deps));
   app.route("/dashboard", dashboardRoutes(deps));

@@ -25,12 +25,20 @@ export interface Config {
   benchRoutes: boolean;
   /** how often the key cache polls storage.changeVersion() */
   keyCachePollMs: number;
+  /** Prometheus metrics at /metrics (IPATLAS_METRICS=1 or serve --metrics) */
+  metrics: boolean;
+  /** serve /metrics on this port instead of the API port; null = the API port (required with --workers > 1: default 9464) */
+  metricsPort: number | null;
+  /** Bearer token /metrics asks for; null = none */
+  metricsToken: string | null;
 }
 
 export interface ConfigFlags {
   dataDir?: string;
   port?: string;
   host?: string;
+  metrics?: boolean;
+  metricsPort?: string;
 }
 
 export class ConfigError extends Error {}
@@ -69,6 +77,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     logLevel,
     benchRoutes: env.IPATLAS_BENCH_ROUTES === "1",
     keyCachePollMs: integer("IPATLAS_KEY_CACHE_POLL_MS", env.IPATLAS_KEY_CACHE_POLL_MS, 50, 10, 60_000),
+    metrics: flags.metrics === true || env.IPATLAS_METRICS === "1",
+    metricsPort: text(flags.metricsPort ?? env.IPATLAS_METRICS_PORT) === null
+      ? null
+      : integer(flags.metricsPort !== undefined ? "--metrics-port" : "IPATLAS_METRICS_PORT", flags.metricsPort ?? env.IPATLAS_METRICS_PORT, 0, 0, 65535),
+    metricsToken: text(env.IPATLAS_METRICS_TOKEN),
   };
 }
 

@@ -17,6 +17,10 @@ import { createKeyService } from "./keys/key-service.js";
 import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./cli/storage.js";
 import { createGeoEngine } from "./geo/index.js";
+import { createMetrics } from "./metrics/metrics.js";
+import { metricsRoutes } from "./metrics/routes.js";
+import { listenMetrics } from "./metrics/cluster-metrics.js";
+import cluster from "node:cluster";
 
 // in-flight requests get this long before their connections are cut; storage then flushes and closes
 const SHUTDOWN_LIMIT_MS = 7_000;
@@ -63,7 +67,8 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
     publicBaseUrl: () => baseUrl,
     logger: log,
   });
-  const deps: AppDeps = { storage, engine, config, keys, services, log };
+  const metrics = config.metrics ? createMetrics({ databases: () => engine.databases() }) : undefined;
+  const deps: AppDeps = { storage, engine, config, keys, services, log, metrics };
   const app = createApp(deps);
 
   let server: Server;
@@ -81,6 +86,13 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
+  metrics?.trackServer(server);
+  // its own port: here, unless a cluster's primary serves the aggregate (commands/serve.ts)
+  const metricsServer =
+    metrics && config.metricsPort !== null && !cluster.isWorker
+      ? await listenMetrics(metricsRoutes({ metrics: () => metrics.registry.metrics(), contentType: metrics.registry.contentType, token: config.metricsToken }).fetch, config)
+      : null;
+  if (metricsServer) print(`IP Atlas metrics on ${metricsServer.url}/metrics`);
   baseUrl = publicBaseUrl(config, port);
   const listenHost = config.host.includes(":") ? `[${config.host}]` : config.host;
   // the key first: whoever waits for the "listening" line has the whole first-run text by then
@@ -95,6 +107,8 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
       const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_LIMIT_MS);
       await closed;
       clearTimeout(force);
+      await metricsServer?.close();
+      metrics?.close();
       await keys.close();
       await storage.close();
       await engine.close();

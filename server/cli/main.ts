@@ -179,6 +179,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       dataDir: globals.dataDir,
       port: typeof chosen.options.port === "string" ? chosen.options.port : undefined,
       host: typeof chosen.options.host === "string" ? chosen.options.host : undefined,
+      metrics: chosen.options.metrics === true,
+      metricsPort: typeof chosen.options["metrics-port"] === "string" ? chosen.options["metrics-port"] : undefined,
     });
     let services: AdminServices | null = null;
     const ctx: CommandContext = {

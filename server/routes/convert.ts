@@ -24,6 +24,7 @@ async function convertForRequest(
     const retryAfter = Math.max(1, Math.ceil((outcome.resetAt.getTime() - Date.now()) / 1000));
     throw new ApiError(429, MESSAGES.quotaExceeded, null, { "Retry-After": String(retryAfter) });
   }
+  c.set("conversionsStored", outcome.items.length);
   return outcome.items;
 }
 

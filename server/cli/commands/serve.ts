@@ -1,6 +1,8 @@
 /** ipatlas serve [--port 8787] [--host 127.0.0.1] [--workers N]: runs until SIGTERM/SIGINT. */
 import { UsageError, type Command } from "../command.js";
 
+const DEFAULT_CLUSTER_METRICS_PORT = 9464;
+
 export const serveCommands: Command[] = [
   {
     words: ["serve"],
@@ -11,11 +13,27 @@ export const serveCommands: Command[] = [
       port: { type: "string", valueName: "PORT", description: "listen port (default: IPATLAS_PORT, else 8787; 0 picks a free one)" },
       host: { type: "string", valueName: "HOST", description: "listen address (default: IPATLAS_HOST, else 127.0.0.1)" },
       workers: { type: "string", valueName: "N", description: "server processes sharing the port (default 1)" },
+      metrics: { type: "boolean", description: "Prometheus metrics at /metrics (also IPATLAS_METRICS=1)" },
+      "metrics-port": { type: "string", valueName: "PORT", description: "serve /metrics on its own port (IPATLAS_METRICS_PORT; default with --workers > 1: 9464)" },
     },
     async run(ctx) {
       const workers = ctx.options.workers === undefined ? 1 : Number(ctx.options.workers);
       if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError("--workers must be an integer between 1 and 64");
       const [{ runServer }, { runClustered }] = await Promise.all([import("../../serve.js"), import("../../cluster.js")]);
+      if (workers > 1 && ctx.config.metrics) {
+        // one scrape for the whole cluster: the primary aggregates the workers on its own port
+        const { default: cluster } = await import("node:cluster");
+        const config = { ...ctx.config, metricsPort: ctx.config.metricsPort ?? DEFAULT_CLUSTER_METRICS_PORT };
+        if (!cluster.isPrimary) return runServer(config, ctx.env);
+        const { startClusterMetrics } = await import("../../metrics/cluster-metrics.js");
+        const metricsServer = await startClusterMetrics(config);
+        ctx.stderr(`IP Atlas metrics (all workers) on ${metricsServer.url}/metrics`);
+        try {
+          return await runClustered({ workers }, () => runServer(config, ctx.env));
+        } finally {
+          await metricsServer.close();
+        }
+      }
       return runClustered({ workers }, () => runServer(ctx.config, ctx.env));
     },
   },
