@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "./app-types.js";
 import { requestId } from "./middleware/request-id.js";
+import { accessLog } from "./middleware/access-log.js";
 import { allowedMethods } from "./middleware/allowed-methods.js";
 import { notFound, onError } from "./middleware/errors.js";
 import { apiCors } from "./middleware/cors.js";
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   if (deps.metrics) app.use("*", deps.metrics.middleware());
   app.use("*", requestId());
+  if (deps.config.accessLog) app.use("*", accessLog({ log: deps.log }));
   app.use("*", allowedMethods(deps.config.benchRoutes ? { ...API_METHODS, "/bench/lookup": ["GET", "OPTIONS"] } : API_METHODS));
 
   // The key-protected API: CORS first (a preflight needs no key), then the key and its origin.

@@ -6,6 +6,8 @@ import { resolve } from "node:path";
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
+export type LogFormat = "json" | "pretty";
+const LOG_FORMATS: readonly LogFormat[] = ["json", "pretty"];
 
 export interface Config {
   dataDir: string;
@@ -21,6 +23,10 @@ export interface Config {
   asnDb: string | null;
   databaseUrl: string | null;
   logLevel: LogLevel;
+  /** IPATLAS_LOG_FORMAT; null = pretty on a terminal, JSON otherwise */
+  logFormat: LogFormat | null;
+  /** one log line per request (IPATLAS_ACCESS_LOG=0 turns it off) */
+  accessLog: boolean;
   /** IPATLAS_BENCH_ROUTES=1 adds the lookup-only baseline route the benchmark compares against */
   benchRoutes: boolean;
   /** how often the key cache polls storage.changeVersion() */
@@ -60,6 +66,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`IPATLAS_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${env.IPATLAS_LOG_LEVEL}"`);
   }
+  const logFormat = text(env.IPATLAS_LOG_FORMAT)?.toLowerCase() as LogFormat | undefined;
+  if (logFormat !== undefined && !LOG_FORMATS.includes(logFormat)) {
+    throw new ConfigError(`IPATLAS_LOG_FORMAT must be one of ${LOG_FORMATS.join(", ")}, got "${env.IPATLAS_LOG_FORMAT}"`);
+  }
   const publicUrl = text(env.IPATLAS_PUBLIC_URL);
   if (publicUrl !== null && !/^https?:\/\/[^/]+/.test(publicUrl)) {
     throw new ConfigError(`IPATLAS_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
@@ -75,6 +85,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     asnDb: text(env.IPATLAS_ASN_DB),
     databaseUrl: text(env.DATABASE_URL),
     logLevel,
+    logFormat: logFormat ?? null,
+    accessLog: env.IPATLAS_ACCESS_LOG !== "0",
     benchRoutes: env.IPATLAS_BENCH_ROUTES === "1",
     keyCachePollMs: integer("IPATLAS_KEY_CACHE_POLL_MS", env.IPATLAS_KEY_CACHE_POLL_MS, 50, 10, 60_000),
     metrics: flags.metrics === true || env.IPATLAS_METRICS === "1",

@@ -119,7 +119,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
 
 /** The `serve` command: runs until SIGTERM/SIGINT, then shuts down gracefully and returns 0. */
 export async function runServer(config: Config, env: NodeJS.ProcessEnv): Promise<number> {
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, { format: config.logFormat });
   const running = await startServer(config, env, (text) => process.stdout.write(text + "\n"), log);
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {

@@ -66,7 +66,7 @@ async function openSource(ctx: CommandContext): Promise<{ source: AddressSource;
     asnDb: config.asnDb,
     dataDir: cacheDir,
     publicBaseUrl: () => publicBaseUrl(config, config.port),
-    logger: createLogger(config.logLevel, (line) => ctx.stderr(line)),
+    logger: createLogger(config.logLevel, { write: (line) => ctx.stderr(line), format: config.logFormat ?? (ctx.streams.stderrIsTTY ? "pretty" : "json") }),
     reloadIntervalMs: 3_600_000,
   });
   return { source: engineSource(engine), close: () => engine.close() };
