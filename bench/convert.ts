@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { mulberry32 } from "../server/geo/testing/random-addresses.js";
+import { mulberry32 } from "../test/helpers/random-addresses.js";
 
 const { values } = parseArgs({
   options: { lines: { type: "string", default: "1000000,4000000" }, format: { type: "string", default: "ndjson" } },

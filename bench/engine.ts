@@ -14,10 +14,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Reader } from "maxmind";
-import { createGeoEngine } from "../server/geo/index.js";
-import { BundledCity } from "../server/geo/sources.js";
-import { bundledPackage } from "../server/geo/bundled-packages.js";
-import { randomPublicIpv4 } from "../server/geo/testing/random-addresses.js";
+import { createGeoEngine } from "../server/geo/engine/engine.js";
+import { BundledCity } from "../server/geo/sources/lookups.js";
+import { bundledPackage } from "../server/geo/sources/bundled-packages.js";
+import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 
 const { values } = parseArgs({
   options: { lookups: { type: "string", default: "1000000" }, "skip-server": { type: "boolean", default: false } },

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { launchWithExtension } from "../test/helpers/chromium.js";
 import { ROOT, startServer } from "../test/helpers/server.js";
-import { logPage, servePages } from "../test/e2e/extension-pages.js";
+import { logPage, servePages } from "../test/helpers/page-server.js";
 
 const LINES = 10_000;
 const dir = join(ROOT, ".output/chrome-mv3");

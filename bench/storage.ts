@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { createStorage, parseIpSearch, type Storage } from "../server/storage/index.js";
 import { SQLITE_FILE } from "../server/storage/sqlite/storage.js";
-import { randomIpv4, randomIpv6, sampleConversion } from "../server/storage/testing/sample.js";
+import { randomIpv4, randomIpv6, sampleConversion } from "../test/helpers/sample-conversions.js";
 import type { ListQuery, NewConversion } from "../server/storage/types.js";
 
 const { values } = parseArgs({

@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createGeoEngine } from "../server/geo/index.js";
-import { randomPublicIpv4 } from "../server/geo/testing/random-addresses.js";
+import { createGeoEngine } from "../server/geo/engine/engine.js";
+import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 import { IP_OBJECT_PATHS, type IpObjectPath } from "../lib/schemas/ip-object.js";
 
 const { values } = parseArgs({

@@ -11,26 +11,21 @@ import { allowedMethods } from "./middleware/allowed-methods.js";
 import { notFound, onError } from "./middleware/errors.js";
 import { apiCors } from "./middleware/cors.js";
 import { clientIp } from "./middleware/client-ip.js";
-import { keyAuth } from "./middleware/key-auth.js";
+import { keyAuth } from "./keys/key-auth.js";
 import { secretKeyOnly } from "./middleware/public-scope.js";
 import { publicRateLimit } from "./middleware/public-rate-limit.js";
-import { quotaHeaders } from "./middleware/quota-headers.js";
-import { convertRoutes } from "./routes/convert.js";
+import { QUOTA_HEADERS, quotaHeaders } from "./convert/quota-headers.js";
+import { convertRoutes } from "./convert/routes.js";
 import { conversionRoutes } from "./routes/conversions.js";
 import { healthRoutes } from "./routes/health.js";
 import { benchRoutes } from "./routes/bench.js";
 import { flagRoutes } from "./routes/flags.js";
 import { widgetRoutes } from "./routes/widget.js";
 import { adminApiRoutes, dashboardRoutes } from "./admin/routes.js";
+import { API_ROUTES, methodsByPath } from "./routes/api-routes.js";
+import { DATA_SOURCES_HEADER } from "../lib/schemas/data-sources.js";
 import { openApiRoutes } from "./openapi/routes.js";
 import { metricsRoutes } from "./metrics/routes.js";
-
-const API_METHODS = {
-  "/convert": ["GET", "POST", "OPTIONS"],
-  "/conversions/get": ["GET", "POST", "OPTIONS"],
-  "/conversions/list": ["GET", "OPTIONS"],
-  "/healthz": ["GET"],
-} as const;
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -40,15 +35,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.metrics) app.use("*", deps.metrics.middleware());
   app.use("*", requestId());
   if (deps.config.accessLog) app.use("*", accessLog({ log: deps.log }));
-  app.use("*", allowedMethods(deps.config.benchRoutes ? { ...API_METHODS, "/bench/lookup": ["GET", "OPTIONS"] } : API_METHODS));
+  const { benchLookup, ...served } = API_ROUTES;
+  app.use("*", allowedMethods(methodsByPath(Object.values(deps.config.benchRoutes ? API_ROUTES : served))));
 
   // The key-protected API: CORS first (a preflight needs no key), then the key and its origin.
-  const keyed = [apiCors(), clientIp({ trustProxy: deps.config.trustProxy }), keyAuth({ keys: deps.keys })] as const;
+  const exposeHeaders = [...QUOTA_HEADERS, "Retry-After", "x-request-id", "x-conversion-id", DATA_SOURCES_HEADER];
+  const keyed = [apiCors({ exposeHeaders }), clientIp({ trustProxy: deps.config.trustProxy }), keyAuth({ keys: deps.keys })] as const;
   const limited = publicRateLimit({ perMinute: deps.config.publicRateLimit });
-  app.use("/convert", ...keyed, limited, quotaHeaders());
-  app.use("/conversions/get", ...keyed, secretKeyOnly());
-  app.use("/conversions/list", ...keyed, secretKeyOnly());
-  if (deps.config.benchRoutes) app.use("/bench/*", ...keyed, limited);
+  app.use(API_ROUTES.convert.path, ...keyed, limited, quotaHeaders());
+  app.use(API_ROUTES.getConversions.path, ...keyed, secretKeyOnly());
+  app.use(API_ROUTES.listConversions.path, ...keyed, secretKeyOnly());
+  if (deps.config.benchRoutes) app.use(benchLookup.path, ...keyed, limited);
 
   app.route("/", healthRoutes(deps));
   app.route("/", convertRoutes(deps));

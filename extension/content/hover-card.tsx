@@ -6,7 +6,7 @@
 import { render } from "preact";
 import { cardState, type CardState } from "./card-state.js";
 import { CARD_CSS } from "./card-styles.js";
-import { HoverCard } from "./HoverCard.js";
+import { HoverCard } from "./hover-card-view.js";
 import type { ContentLookups } from "./lookups.js";
 import { markIp, MARK_TAG } from "./marks.js";
 
@@ -107,6 +107,7 @@ export function installHoverCard(doc: Document, lookups: ContentLookups): HoverC
   const onKey = (event: KeyboardEvent) => {
     if (event.key === "Escape" && current) hide();
   };
+  const onScroll = () => current && place(current);
   host.id = CARD_HOST_TAG;
   host.addEventListener("mouseenter", () => clearTimeout(hideTimer));
   host.addEventListener("mouseleave", hideSoon);
@@ -115,7 +116,7 @@ export function installHoverCard(doc: Document, lookups: ContentLookups): HoverC
   doc.addEventListener("focusin", onOver, true);
   doc.addEventListener("focusout", onOut, true);
   doc.addEventListener("keydown", onKey, true);
-  doc.addEventListener("scroll", () => current && place(current), { capture: true, passive: true });
+  doc.addEventListener("scroll", onScroll, { capture: true, passive: true });
 
   return {
     destroy() {
@@ -125,6 +126,7 @@ export function installHoverCard(doc: Document, lookups: ContentLookups): HoverC
       doc.removeEventListener("focusin", onOver, true);
       doc.removeEventListener("focusout", onOut, true);
       doc.removeEventListener("keydown", onKey, true);
+      doc.removeEventListener("scroll", onScroll, true);
       render(null, mount);
       host.remove();
     },

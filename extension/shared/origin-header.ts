@@ -1,9 +1,10 @@
 /**
  * Chrome leaves the Origin header off an extension's GET requests to hosts it has host permission
- * for (they skip CORS), but the server requires Origin with a public key (contract §5). One
- * declarativeNetRequest session rule puts the extension's own origin back on its requests to the
- * configured server: only requests the extension itself starts (initiatorDomains), only that host.
- * The worker keeps it in step with the settings; the options page sets it before testing.
+ * for (they skip CORS), but the server requires Origin with a public key
+ * (docs/api.md#keys-and-origins). One declarativeNetRequest session rule puts the extension's own
+ * origin back on its requests to the configured server: only requests the extension itself starts
+ * (initiatorDomains), only that host. The worker keeps it in step with the settings; the options
+ * page sets it before testing.
  */
 export const ORIGIN_RULE_ID = 1;
 

@@ -1,4 +1,4 @@
-/** The quota headers of a limited plan (contract §6); null fields when the plan is unlimited or CORS hides them. */
+/** The quota headers of a limited plan (docs/api.md#plans-and-quota); null fields when the plan is unlimited or CORS hides them. */
 export interface QuotaInfo {
   limit: number | null;
   remaining: number | null;

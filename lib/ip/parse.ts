@@ -1,7 +1,7 @@
 /**
- * Strict address parsing (contract §3): surrounding whitespace is trimmed; leading-zero IPv4
- * octets, zone ids, CIDR suffixes, ports and hostnames are invalid. Browser-safe (ipaddr.js only),
- * so the server, the dashboard and the extension read an address the same way.
+ * Strict address parsing (docs/api.md#conversion-records): surrounding whitespace is trimmed;
+ * leading-zero IPv4 octets, zone ids, CIDR suffixes, ports and hostnames are invalid. Browser-safe
+ * (ipaddr.js only), so the server, the dashboard and the extension read an address the same way.
  */
 import ipaddr from "ipaddr.js";
 

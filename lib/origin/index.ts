@@ -1,6 +1,7 @@
 /**
- * Website origin patterns (contract §5), shared by the server (public-key checks, `website add`)
- * and the dashboard (form validation). Browser-safe: only the global URL, no Node imports.
+ * Website origin patterns (docs/api.md#keys-and-origins), shared by the server (public-key
+ * checks, `website add`) and the dashboard (form validation). Browser-safe: only the global URL,
+ * no Node imports.
  *
  *   example.com                    https and http on default ports
  *   *.example.com                  any subdomain (one or more labels), not the apex

@@ -1,5 +1,5 @@
 /**
- * Requests and responses of the public API (interface.md + contract §4). The server validates
+ * Requests and responses of the public API (docs/api.md#endpoints). The server validates
  * with these and every client parses with them, so the two cannot drift.
  */
 import { z } from "zod";

@@ -1,4 +1,4 @@
-/** The response envelope every API answer uses (contract §1). */
+/** The response envelope every API answer uses (docs/api.md#conventions). */
 import { z } from "zod";
 
 export const requestMetaSchema = z.object({

@@ -1,5 +1,5 @@
 /**
- * The Ip object of contract §2: what one address converts to.
+ * The Ip object of docs/api.md#the-ip-object: what one address converts to.
  * Every key is always present; a nested object is `null` when none of its fields is known.
  */
 import { z } from "zod";

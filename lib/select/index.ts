@@ -1,6 +1,6 @@
 /**
- * The `select` parameter (interface.md "Select parameter", contract §4): parse the comma-separated
- * (and possibly repeated) values, then cut an Ip object down to the chosen leaves. Browser-safe.
+ * The `select` parameter (docs/api.md#select): parse the comma-separated (and possibly repeated)
+ * values, then cut an Ip object down to the chosen leaves. Browser-safe.
  */
 import { IP_OBJECT_PATHS, type IpObjectPath } from "../schemas/ip-object.js";
 

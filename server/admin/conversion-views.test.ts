@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bareIpObject } from "../../lib/schemas/ip-object.js";
 import { makeDataDir } from "../../test/helpers/server.js";
 import { createStorage } from "../storage/index.js";
-import { sampleConversion } from "../storage/testing/sample.js";
+import { sampleConversion } from "../../test/helpers/sample-conversions.js";
 import type { Storage } from "../storage/types.js";
 import { conversionMap, conversionPage } from "./conversion-views.js";
 
@@ -13,7 +13,7 @@ let projectId: string;
 beforeAll(async () => {
   storage = await createStorage({ dataDir: makeDataDir() });
   projectId = (await storage.createProject({ name: "views", plan: "scale" })).id;
-  // variant 0 is London, 5 is Sydney (server/storage/testing/sample.ts); every fourth is invalid
+  // variant 0 is London, 5 is Sydney (test/helpers/sample-conversions.ts); every fourth is invalid
   const conversions = Array.from({ length: 1100 }, (_, i) => {
     if (i % 4 === 3) {
       const startedAt = Date.now();

@@ -6,7 +6,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { ADMIN_MESSAGES, CSRF_HEADER, SESSION_COOKIE } from "../../lib/schemas/admin.js";
-import type { AppEnv } from "../app-types.js";
 import { ApiError } from "../middleware/envelope.js";
 import { secretsEqual, type AdminSession, type SessionStore } from "./sessions.js";
 
@@ -35,7 +34,7 @@ export function currentSession(c: Context, sessions: SessionStore): { id: string
   return session && id ? { id, session } : null;
 }
 
-export function sessionGuard(sessions: SessionStore): MiddlewareHandler<AppEnv> {
+export function sessionGuard(sessions: SessionStore): MiddlewareHandler {
   return async (c, next) => {
     const current = currentSession(c, sessions);
     if (!current) throw new ApiError(401, ADMIN_MESSAGES.signInRequired);

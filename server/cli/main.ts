@@ -1,5 +1,5 @@
 /**
- * `ipatlas <command>` (docs/api.md "Command line") on commander: the commands of commands/ become
+ * `ipatlas <command>` (docs/api.md#command-line) on commander: the commands of commands/ become
  * a program with `--help` on every command and group, typo suggestions, and strict options and
  * arguments. A command prints either text or, with --json, exactly one JSON document. Bad
  * arguments print one line on stderr and exit 2; anything unexpected exits 1 (EXIT).
@@ -11,7 +11,7 @@ import { createAdminServices, ServiceError, type AdminServices } from "../servic
 import type { Storage } from "../storage/types.js";
 import { EXIT, UsageError, type CliStreams, type Command, type CommandContext } from "./command.js";
 import { commandGroups, groupSummaries } from "./commands/index.js";
-import { newDatabaseWarning, openStorage } from "./storage.js";
+import { newDatabaseWarning, openStorage } from "../open-storage.js";
 
 export interface CliIo {
   stdout(text: string): void;

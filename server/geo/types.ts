@@ -4,7 +4,7 @@ import type { ConversionStatus } from "../../lib/schemas/api.js";
 
 export interface ConvertResult {
   status: ConversionStatus;
-  /** Full Ip object (contract §2); for `invalid-ip-address` only `ip` is set, for `failed` `ip` and `type`. */
+  /** Full Ip object (docs/api.md#the-ip-object); for `invalid-ip-address` only `ip` is set, for `failed` `ip` and `type`. */
   data: IpObject;
   /** present on successful lookups of public addresses; see ConvertParts */
   parts?: ConvertParts;

@@ -5,7 +5,6 @@
  * (event-loop lag, heap, GC). Under --workers N the primary aggregates every worker's registry
  * (cluster-metrics.ts).
  */
-import cluster from "node:cluster";
 import type { Server } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
@@ -23,6 +22,15 @@ export interface Metrics {
   close(): void;
 }
 
+/**
+ * In a cluster worker, answer the primary's scrapes from the first moment: a worker still loading
+ * its data would otherwise leave every scrape waiting for it until prom-client's 5 s timeout.
+ * prom-client installs the worker's IPC listener when an AggregatorRegistry is made.
+ */
+export function answerClusterScrapes(): void {
+  new AggregatorRegistry();
+}
+
 export interface MetricsOptions {
   /** the engine's databases, read at each scrape */
   databases: () => GeoDatabaseInfo[];
@@ -35,10 +43,9 @@ const ROW_BUCKETS = [1, 10, 100, 1000, 5000, 10_000, 25_000, 50_000];
 export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "ipatlas_" });
-  // a cluster worker answers the primary's AggregatorRegistry with this registry; prom-client
-  // installs the worker's IPC listener when an AggregatorRegistry is made
+  // a cluster worker answers the primary's AggregatorRegistry with this registry
+  // (its IPC listener is installed at the worker's start: answerClusterScrapes)
   AggregatorRegistry.setRegistries([registry]);
-  if (cluster.isWorker) new AggregatorRegistry();
 
   const requests = new Counter({ name: "ipatlas_http_requests_total", help: "HTTP requests by route pattern, method and status", labelNames: ["method", "route", "status"], registers: [registry] });
   const duration = new Histogram({ name: "ipatlas_http_request_duration_seconds", help: "time to answer, by route pattern and method", labelNames: ["method", "route"], buckets: LATENCY_BUCKETS, registers: [registry] });

@@ -20,6 +20,8 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 
 export function metricsRoutes(options: MetricsRouteOptions): Hono {
   const app = new Hono();
+  // e.g. a worker that did not answer the aggregation in time: say so to the scraper
+  app.onError((error, c) => c.text(`Cannot collect metrics: ${error.message}\n`, 500));
   app.get("/metrics", async (c) => {
     if (options.token && !tokenMatches(c.req.header("authorization"), options.token)) {
       return c.text("Unauthorized\n", 401, { "www-authenticate": 'Bearer realm="metrics"' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-types.js";
 import { accessLog } from "./access-log.js";
-import { createLogger } from "./logger.js";
+import { createLogger } from "../logger.js";
 import { requestId } from "./request-id.js";
 
 function app(lines: string[], level: "info" | "warn" = "info") {

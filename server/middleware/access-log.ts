@@ -9,7 +9,7 @@ import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { AppEnv } from "../app-types.js";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../logger.js";
 
 export interface AccessLogOptions {
   log: Logger;

@@ -4,10 +4,9 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import type { AppEnv } from "../app-types.js";
 import { reply } from "./envelope.js";
 
-export function allowedMethods(methodsByPath: Record<string, readonly string[]>): MiddlewareHandler<AppEnv> {
+export function allowedMethods(methodsByPath: Record<string, readonly string[]>): MiddlewareHandler {
   const table = new Map(
     Object.entries(methodsByPath).map(([path, methods]) => {
       const allowed = new Set(methods.map((m) => m.toUpperCase()));

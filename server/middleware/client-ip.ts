@@ -5,13 +5,19 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import type { AppEnv } from "../app-types.js";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** the caller's address (socket, or X-Forwarded-For with IPATLAS_TRUST_PROXY) */
+    clientIp: string;
+  }
+}
 
 export interface ClientIpOptions {
   trustProxy?: number;
 }
 
-function socketAddress(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
+function socketAddress(c: Parameters<MiddlewareHandler>[0]): string {
   try {
     return getConnInfo(c).remote.address ?? "";
   } catch {
@@ -28,7 +34,7 @@ export function clientAddress(socket: string, forwardedFor: string | undefined, 
   return address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, "$1");
 }
 
-export function clientIp(options: ClientIpOptions = {}): MiddlewareHandler<AppEnv> {
+export function clientIp(options: ClientIpOptions = {}): MiddlewareHandler {
   const trustProxy = options.trustProxy ?? 0;
   return async (c, next) => {
     c.set("clientIp", clientAddress(socketAddress(c), c.req.header("x-forwarded-for"), trustProxy));

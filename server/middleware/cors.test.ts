@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-types.js";
-import { openTestKeys } from "../keys/testing.js";
+import { openTestKeys } from "../../test/helpers/key-store.js";
 import { apiCors } from "./cors.js";
-import { keyAuth } from "./key-auth.js";
+import { keyAuth } from "../keys/key-auth.js";
 import { onError } from "./errors.js";
-import { createLogger } from "./logger.js";
+import { createLogger } from "../logger.js";
 
 let fixture: Awaited<ReturnType<typeof openTestKeys>>;
 let app: Hono<AppEnv>;
@@ -19,7 +19,7 @@ beforeAll(async () => {
   publicKey = (await fixture.services.addWebsite({ projectId: created.project.id, origin: "localhost:5173" })).publicKey;
   app = new Hono<AppEnv>();
   app.onError(onError(createLogger("silent")));
-  app.use("/convert", apiCors(), keyAuth({ keys: fixture.keys }));
+  app.use("/convert", apiCors({ exposeHeaders: ["X-RateLimit-Remaining", "x-conversion-id", "x-data-sources"] }), keyAuth({ keys: fixture.keys }));
   app.get("/convert", (c) => c.text("ok"));
 });
 afterAll(() => fixture.dispose());

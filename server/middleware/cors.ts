@@ -1,25 +1,24 @@
 /**
- * CORS for the API routes (contract §5). A preflight answers 204 without a key. An answer to an
- * accepted public-key request names its Origin and exposes the headers a browser client reads;
- * secret-key answers carry no Access-Control-Allow-Origin (browsers must not use secret keys).
+ * CORS for the key-protected API routes (docs/api.md#keys-and-origins). A preflight answers 204
+ * without a key. An answer to an accepted public-key request names its Origin and exposes
+ * `exposeHeaders` (the headers a browser client reads, which the app names); secret-key answers
+ * carry no Access-Control-Allow-Origin (browsers must not use secret keys).
  */
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../app-types.js";
-import { QUOTA_HEADERS } from "./quota-headers.js";
-import { DATA_SOURCES_HEADER } from "../../lib/schemas/data-sources.js";
 
 export interface CorsOptions {
   allowMethods?: string[];
   allowHeaders?: string[];
   maxAgeSeconds?: number;
-  exposeHeaders?: string[];
+  /** response headers a browser script may read; none by default */
+  exposeHeaders?: readonly string[];
 }
 
-export function apiCors(options: CorsOptions = {}): MiddlewareHandler<AppEnv> {
+export function apiCors(options: CorsOptions = {}): MiddlewareHandler {
   const allowMethods = (options.allowMethods ?? ["GET", "POST", "OPTIONS"]).join(", ");
   const allowHeaders = (options.allowHeaders ?? ["x-api-key", "content-type"]).join(", ");
   const maxAge = String(options.maxAgeSeconds ?? 7200);
-  const expose = (options.exposeHeaders ?? [...QUOTA_HEADERS, "Retry-After", "x-request-id", "x-conversion-id", DATA_SOURCES_HEADER]).join(", ");
+  const expose = (options.exposeHeaders ?? []).join(", ");
 
   return async (c, next) => {
     const origin = c.req.header("origin");
@@ -37,7 +36,7 @@ export function apiCors(options: CorsOptions = {}): MiddlewareHandler<AppEnv> {
     // c.var.auth is set only once the key (and for a public key, its Origin) was accepted
     if (origin && c.get("auth")?.key.kind === "public") {
       c.res.headers.set("Access-Control-Allow-Origin", origin);
-      c.res.headers.set("Access-Control-Expose-Headers", expose);
+      if (expose) c.res.headers.set("Access-Control-Expose-Headers", expose);
       c.res.headers.append("Vary", "Origin");
     }
   };

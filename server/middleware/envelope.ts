@@ -1,12 +1,11 @@
 /**
- * The envelope every API answer uses (contract §1): `{success, message, code, data, _req}` with
- * `code` = the HTTP status. Routes answer through `reply`; anything that refuses a request throws
- * an ApiError, which the error handler turns into the same envelope.
+ * The envelope every API answer uses (docs/api.md#conventions): `{success, message, code, data,
+ * _req}` with `code` = the HTTP status. Routes answer through `reply`; anything that refuses a
+ * request throws an ApiError, which the error handler turns into the same envelope.
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Envelope } from "../../lib/schemas/envelope.js";
-import type { AppEnv } from "../app-types.js";
 
 export class ApiError extends Error {
   constructor(
@@ -20,7 +19,7 @@ export class ApiError extends Error {
   }
 }
 
-export function envelope<T>(c: Context<AppEnv>, status: number, message: string, data: T): Envelope<T> {
+export function envelope<T>(c: Context, status: number, message: string, data: T): Envelope<T> {
   const startedAt = c.get("startedAt") ?? performance.now();
   return {
     success: status < 400,
@@ -32,7 +31,7 @@ export function envelope<T>(c: Context<AppEnv>, status: number, message: string,
 }
 
 export function reply<T>(
-  c: Context<AppEnv>,
+  c: Context,
   status: ContentfulStatusCode,
   message: string,
   data: T,
@@ -41,6 +40,6 @@ export function reply<T>(
   return c.json(envelope(c, status, message, data), status, headers);
 }
 
-export function replyError(c: Context<AppEnv>, error: ApiError): Response {
+export function replyError(c: Context, error: ApiError): Response {
   return reply(c, error.status, error.message, error.data, error.headers);
 }

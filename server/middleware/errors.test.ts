@@ -4,7 +4,7 @@ import type { AppEnv } from "../app-types.js";
 import { requestId } from "./request-id.js";
 import { ApiError } from "./envelope.js";
 import { notFound, onError } from "./errors.js";
-import { createLogger } from "./logger.js";
+import { createLogger } from "../logger.js";
 
 function app(lines: string[]) {
   const hono = new Hono<AppEnv>();

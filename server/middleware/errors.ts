@@ -7,15 +7,14 @@ import type { ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import type { AppEnv } from "../app-types.js";
 import { ApiError, reply, replyError } from "./envelope.js";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../logger.js";
 
-export function notFound(): NotFoundHandler<AppEnv> {
+export function notFound(): NotFoundHandler {
   return (c) => reply(c, 404, MESSAGES.notFound, null);
 }
 
-export function onError(log: Logger): ErrorHandler<AppEnv> {
+export function onError(log: Logger): ErrorHandler {
   return (error, c) => {
     if (error instanceof ApiError) return replyError(c, error);
     if (error instanceof HTTPException && error.status < 500) {

@@ -4,7 +4,7 @@ import type { AppEnv } from "../app-types.js";
 import { requestId } from "./request-id.js";
 import { jsonBody } from "./json-body.js";
 import { onError } from "./errors.js";
-import { createLogger } from "./logger.js";
+import { createLogger } from "../logger.js";
 
 const app = new Hono<AppEnv>();
 app.onError(onError(createLogger("silent")));

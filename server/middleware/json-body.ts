@@ -8,8 +8,14 @@
 import type { MiddlewareHandler } from "hono";
 import { LIMITS } from "../../lib/schemas/api.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import type { AppEnv } from "../app-types.js";
 import { ApiError } from "./envelope.js";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** the parsed POST body, for the route's zod schema */
+    jsonBody: unknown;
+  }
+}
 
 export interface JsonBodyOptions {
   maxBytes?: number;
@@ -53,7 +59,7 @@ function nestsDeeper(value: unknown, maxDepth: number): boolean {
   return false;
 }
 
-export function jsonBody(options: JsonBodyOptions = {}): MiddlewareHandler<AppEnv> {
+export function jsonBody(options: JsonBodyOptions = {}): MiddlewareHandler {
   const maxBytes = options.maxBytes ?? LIMITS.bodyBytes;
   const maxDepth = options.maxDepth ?? 16;
   return async (c, next) => {

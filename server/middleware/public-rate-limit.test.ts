@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-types.js";
-import { openTestKeys } from "../keys/testing.js";
-import { keyAuth } from "./key-auth.js";
+import { openTestKeys } from "../../test/helpers/key-store.js";
+import { keyAuth } from "../keys/key-auth.js";
 import { publicRateLimit } from "./public-rate-limit.js";
 import { onError } from "./errors.js";
-import { createLogger } from "./logger.js";
+import { createLogger } from "../logger.js";
 
 let fixture: Awaited<ReturnType<typeof openTestKeys>>;
 let secretKey: string;

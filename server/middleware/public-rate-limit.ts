@@ -1,12 +1,11 @@
 /**
- * Per-caller limit for public keys (contract §5): at most `perMinute` requests in each minute for
- * one (key, client address); over it 429 `Too many requests` with Retry-After. Secret keys are not
- * limited here (their plan quota applies). Fixed one-minute windows kept in memory; a sweep drops
- * finished windows so the map stays small.
+ * Per-caller limit for public keys (docs/api.md#keys-and-origins): at most `perMinute` requests in
+ * each minute for one (key, client address); over it 429 `Too many requests` with Retry-After.
+ * Secret keys are not limited here (their plan quota applies). Fixed one-minute windows kept in
+ * memory; a sweep drops finished windows so the map stays small.
  */
 import type { MiddlewareHandler } from "hono";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import type { AppEnv } from "../app-types.js";
 import { ApiError } from "./envelope.js";
 
 export interface PublicRateLimitOptions {
@@ -16,7 +15,7 @@ export interface PublicRateLimitOptions {
   now?: () => number;
 }
 
-export function publicRateLimit(options: PublicRateLimitOptions): MiddlewareHandler<AppEnv> {
+export function publicRateLimit(options: PublicRateLimitOptions): MiddlewareHandler {
   const { perMinute, windowMs = 60_000, now = Date.now } = options;
   const windows = new Map<string, { start: number; count: number }>();
   let lastSweep = now();

@@ -4,7 +4,14 @@
  */
 import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../app-types.js";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    reqId: string;
+    /** performance.now() when the request arrived, for `_req.resTime` */
+    startedAt: number;
+  }
+}
 
 export const API_VERSION = "1.0.0";
 
@@ -12,7 +19,7 @@ export interface RequestIdOptions {
   generate?: () => string;
 }
 
-export function requestId(options: RequestIdOptions = {}): MiddlewareHandler<AppEnv> {
+export function requestId(options: RequestIdOptions = {}): MiddlewareHandler {
   const generate = options.generate ?? randomUUID;
   return async (c, next) => {
     c.set("startedAt", performance.now());

@@ -7,10 +7,11 @@ import { Hono } from "hono";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
 import { reply } from "../middleware/envelope.js";
+import { API_ROUTES } from "./api-routes.js";
 
 export function benchRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get("/bench/lookup", (c) => {
+  app.get(API_ROUTES.benchLookup.path, (c) => {
     const result = deps.engine.convert(c.req.query("ip") || c.get("clientIp"), new Date());
     if (result.status === "invalid-ip-address") return reply(c, 400, MESSAGES.invalidIp, null);
     return reply(c, 200, MESSAGES.success, result.status === "success" ? result.data : null);

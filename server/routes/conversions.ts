@@ -1,6 +1,6 @@
 /**
- * Reading stored conversions (contract §4): GET/POST /conversions/get and GET /conversions/list,
- * always within the key's project, `data` cut to `select`.
+ * Reading stored conversions (docs/api.md#endpoints): GET/POST /conversions/get and GET
+ * /conversions/list, always within the key's project, `data` cut to `select`.
  */
 import { Hono, type Context } from "hono";
 import { conversionSchema, getConversionsBodySchema, LIMITS } from "../../lib/schemas/api.js";
@@ -10,9 +10,10 @@ import type { IpObjectPath } from "../../lib/schemas/ip-object.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
 import { ApiError, reply } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
+import { API_ROUTES } from "./api-routes.js";
 import { parseIpSearch } from "../storage/index.js";
 import type { StoredConversion } from "../storage/types.js";
-import { storableText } from "../services/conversions.js";
+import { storableText } from "../convert/convert-and-store.js";
 
 const isUuid = (value: unknown): value is string => conversionSchema.shape.uniqueId.safeParse(value).success;
 
@@ -46,7 +47,7 @@ export function conversionRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const projectId = (c: Context<AppEnv>) => c.get("auth").project.id;
 
-  app.get("/conversions/get", async (c) => {
+  app.get(API_ROUTES.getConversions.path, async (c) => {
     const id = c.req.query("conversionId");
     if (id === undefined || id === "") throw new ApiError(400, MESSAGES.conversionIdRequired);
     if (!isUuid(id)) throw new ApiError(400, MESSAGES.invalidConversionIds, { invalidIds: [id] });
@@ -56,7 +57,7 @@ export function conversionRoutes(deps: AppDeps): Hono<AppEnv> {
     return reply(c, 200, MESSAGES.success, present(conversion, select));
   });
 
-  app.post("/conversions/get", jsonBody(), async (c) => {
+  app.post(API_ROUTES.getConversions.path, jsonBody(), async (c) => {
     const body = c.get("jsonBody") as { conversionIds?: unknown } | null;
     const ids = body !== null && typeof body === "object" && !Array.isArray(body) ? body.conversionIds : undefined;
     if (!Array.isArray(ids)) throw new ApiError(400, MESSAGES.conversionIdsNotArray);
@@ -70,7 +71,7 @@ export function conversionRoutes(deps: AppDeps): Hono<AppEnv> {
     return reply(c, 200, MESSAGES.success, { conversions: conversions.map((conversion) => present(conversion, select)) });
   });
 
-  app.get("/conversions/list", async (c) => {
+  app.get(API_ROUTES.listConversions.path, async (c) => {
     const offset = integerParam(c, "offset", 0, 0, Number.MAX_SAFE_INTEGER, MESSAGES.invalidOffset);
     const limit = integerParam(c, "limit", LIMITS.listLimitDefault, 1, LIMITS.listLimitMax, MESSAGES.invalidLimit);
     const select = selectFrom(c);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import { flagRoutes, FLAG_CACHE_CONTROL } from "./flags.js";
-import { FLAG_SVG_DIR } from "../geo/flag-files.js";
+import { FLAG_SVG_DIR } from "../geo/country/flag-files.js";
 
 // Mounted the way the app mounts it, with the app's own 404.
 const app = new Hono().route("/", flagRoutes());

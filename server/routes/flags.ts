@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createRequire } from "node:module";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-types.js";
-import { FLAG_SVG_DIR, hasFlagSvg } from "../geo/flag-files.js";
+import { FLAG_SVG_DIR, hasFlagSvg } from "../geo/country/flag-files.js";
 
 export const FLAG_CACHE_CONTROL = "public, max-age=31536000, immutable";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestKeys } from "../keys/testing.js";
+import { openTestKeys } from "../../test/helpers/key-store.js";
 import { ServiceError } from "./index.js";
 
 let fixture: Awaited<ReturnType<typeof openTestKeys>>;

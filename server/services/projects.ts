@@ -1,11 +1,12 @@
 /** Projects: create (with a first secret key), list with this month's usage, change plan, usage. */
 import { planLimit, type Plan } from "../../lib/schemas/api.js";
 import type { Storage } from "../storage/types.js";
-import { generateKey } from "../keys/key-value.js";
-import { ServiceError } from "./errors.js";
-import { periodOf } from "./period.js";
-import { keyView, projectView } from "./views.js";
-import { validId, validName, validPlan } from "./validate.js";
+import { generateKey } from "../keys/key-values.js";
+import { ServiceError } from "../service-error.js";
+import { periodOf } from "../convert/period.js";
+import { keyView } from "../keys/key-admin.js";
+import { projectView } from "./views.js";
+import { validId, validName, validPlan } from "../service-input.js";
 
 export function projectServices(storage: Storage, onChange: () => void) {
   async function requireProject(projectId: unknown) {

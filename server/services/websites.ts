@@ -1,10 +1,11 @@
-/** Websites: an origin pattern (contract §5) with its own public key. */
+/** Websites: an origin pattern (docs/api.md#keys-and-origins) with its own public key. */
 import { parseOriginPattern } from "../../lib/origin/index.js";
 import type { Storage } from "../storage/types.js";
-import { generateKey } from "../keys/key-value.js";
-import { ServiceError } from "./errors.js";
-import { keyView, websiteView } from "./views.js";
-import { validId } from "./validate.js";
+import { generateKey } from "../keys/key-values.js";
+import { ServiceError } from "../service-error.js";
+import { keyView } from "../keys/key-admin.js";
+import { websiteView } from "./views.js";
+import { validId } from "../service-input.js";
 
 export function websiteServices(storage: Storage, onChange: () => void, requireProject: (id: unknown) => Promise<{ id: string }>) {
   return {

@@ -33,8 +33,8 @@ export function rangeKeys(filter: Extract<IpFilter, { kind: "range" }>): { first
 }
 
 /**
- * ipSearch text (contract §4) to a filter: a valid CIDR becomes a byte range, anything else a
- * case-insensitive prefix of the canonical ip text.
+ * ipSearch text (docs/api.md#endpoints) to a filter: a valid CIDR becomes a byte range, anything
+ * else a case-insensitive prefix of the canonical ip text.
  */
 export function parseIpSearch(text: string): IpFilter {
   const range = parseCidr(text);

@@ -7,7 +7,7 @@
 import ipaddr from "ipaddr.js";
 import { describe, expect, it } from "vitest";
 import { parseIp } from "../../lib/ip/parse.js";
-import { mulberry32 } from "../geo/testing/random-addresses.js";
+import { mulberry32 } from "../../test/helpers/random-addresses.js";
 import { ipToKey } from "./ip-bytes.js";
 import { compareKeys, prefixKeyRanges, type KeyRange } from "./ip-prefix.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseIp } from "../../lib/ip/parse.js";
 import { bareIpObject } from "../../lib/schemas/ip-object.js";
 import { decodeRecord, encodeRecord, type EncodedRecord } from "./record-codec.js";
-import { sampleIpObject } from "./testing/sample.js";
+import { sampleIpObject } from "../../test/helpers/sample-conversions.js";
 
 const roundTrip = (record: EncodedRecord, startedAt: number) =>
   decodeRecord({ ...record, locationJson: record.location.json, networkJson: record.network.json }, startedAt);
@@ -62,7 +62,7 @@ describe("record codec", () => {
 
 describe("record codec on the real engine's output", () => {
   it("stores every status the engine produces compactly (nothing in extra) and exactly", async () => {
-    const { createGeoEngine } = await import("../geo/index.js");
+    const { createGeoEngine } = await import("../geo/engine/engine.js");
     const { mkdtempSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");

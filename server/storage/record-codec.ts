@@ -150,7 +150,7 @@ export function encodeRecord(data: IpObject, startedAt: number, parts?: ConvertP
 
   const completion = data.completion_time;
   if (completion) {
-    // The engine measures to the microsecond (server/geo/build-ip-object.ts completionTime).
+    // The engine measures to the microsecond (server/geo/engine/build-ip-object.ts completionTime).
     const us = typeof completion.miliseconds === "number" ? Math.round(completion.miliseconds * 1000) : null;
     const derived = completionFrom(us);
     const exact =

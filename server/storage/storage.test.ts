@@ -10,7 +10,7 @@ import { parseIp } from "../../lib/ip/parse.js";
 import { parseIpSearch } from "./ip-bytes.js";
 import { createStorage, type StorageOptions } from "./index.js";
 import { preferIpIndex } from "./rows.js";
-import { sampleConversion } from "./testing/sample.js";
+import { sampleConversion } from "../../test/helpers/sample-conversions.js";
 import type { NewConversion, Storage } from "./types.js";
 
 const PERIOD = "2026-11";

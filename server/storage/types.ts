@@ -32,7 +32,7 @@ export interface ApiKey {
 export interface Website {
   id: string;
   projectId: string;
-  /** the origin pattern as registered (contract §5), normalised */
+  /** the origin pattern as registered (docs/api.md#keys-and-origins), normalised */
   origin: string;
   createdAt: string;
 }
@@ -80,7 +80,7 @@ export type CommitResult =
   | { accepted: true; used: number }
   | { accepted: false; used: number };
 
-/** ipSearch (contract §4): a CIDR range or a case-insensitive prefix of the canonical ip text. */
+/** ipSearch (docs/api.md#endpoints): a CIDR range or a case-insensitive prefix of the canonical ip text. */
 export type IpFilter =
   | { kind: "prefix"; prefix: string }
   | { kind: "range"; version: 4 | 6; first: Uint8Array; last: Uint8Array };

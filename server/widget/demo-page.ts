@@ -1,10 +1,10 @@
 /**
- * The demo page (/widget/demo): the built template with the widget script, the API to ask and
- * the visitor's `?key=` filled in, served under a strict CSP (no 'unsafe-inline').
+ * The demo page (/widget/demo): the built template with the widget script, the API to ask and the
+ * visitor's `?key=` filled in, served under a strict CSP (no 'unsafe-inline').
  *
- * Browsers send no Origin header on a same-origin GET, and a public key needs one (contract
- * §5), so the demo's widgets ask the server under a second name: on loopback the twin host
- * (127.0.0.1 <-> localhost), elsewhere `?api=`.
+ * Browsers send no Origin header on a same-origin GET, and a public key needs one
+ * (docs/api.md#keys-and-origins), so the demo's widgets ask the server under a second name: on
+ * loopback the twin host (127.0.0.1 <-> localhost), elsewhere `?api=`.
  */
 import type { WidgetBundle } from "./manifest.js";
 
@@ -61,7 +61,7 @@ export function renderDemoPage(bundle: WidgetBundle, { key, pageOrigin, apiOrigi
     src: `${apiOrigin}/widget/${bundle.manifest.file}`,
     integrity: bundle.manifest.integrity,
     api: apiOrigin,
-    // the pattern to register (contract §5): host and port of the page's origin
+    // the pattern to register (docs/api.md#keys-and-origins): host and port of the page's origin
     origin: new URL(pageOrigin).host,
   };
   return bundle.demoHtml.replace(/\{\{(\w+)\}\}/g, (match, name: string) => (name in values ? escapeHtml(values[name]!) : match));

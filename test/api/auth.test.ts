@@ -1,8 +1,8 @@
-/** Keys, origins, CORS and the public-key limit over HTTP (contract §5), with CLI changes reaching the running server. */
+/** Keys, origins, CORS and the public-key limit over HTTP (docs/api.md#keys-and-origins), with CLI changes reaching the running server. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames } from "../helpers/backends.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import { expectEnvelope, startApi, type ApiHarness } from "./harness.js";
+import { expectEnvelope, startApi, type ApiHarness } from "../helpers/api.js";
 
 const ORIGIN = "https://shop.example.com";
 

@@ -1,4 +1,4 @@
-/** Every command of contract §8 through the real `ipatlas` binary, its --json documents and its exit codes. */
+/** Every command of docs/api.md#command-line through the real `ipatlas` binary, its --json documents and its exit codes. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";

@@ -1,10 +1,10 @@
-/** GET/POST /conversions/get and GET /conversions/list over HTTP (contract §4): select, pages, ipSearch, errors. */
+/** GET/POST /conversions/get and GET /conversions/list over HTTP (docs/api.md#endpoints): select, pages, ipSearch, errors. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { backendNames } from "../helpers/backends.js";
 import { listConversionsResponseSchema } from "../../lib/schemas/api.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import { expectEnvelope, startApi, type ApiHarness } from "./harness.js";
+import { expectEnvelope, startApi, type ApiHarness } from "../helpers/api.js";
 
 const IPS = ["10.0.0.1", "10.0.0.2", "10.200.1.1", "192.168.1.1", "100.64.0.1", "2001:db8::1", "2001:db8:1::5", "2002::1", "8.8.8.8", "8.8.4.4", "not-an-ip", "10.0.0.1"];
 

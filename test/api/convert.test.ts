@@ -1,9 +1,9 @@
-/** GET and POST /convert over HTTP (contract §2–§4): answers, stored records, every body error. */
+/** GET and POST /convert over HTTP (docs/api.md#endpoints): answers, stored records, every body error. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames } from "../helpers/backends.js";
 import { convertResponseSchema, bulkConvertResponseSchema, conversionSchema } from "../../lib/schemas/api.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import { expectEnvelope, startApi, type ApiHarness } from "./harness.js";
+import { expectEnvelope, startApi, type ApiHarness } from "../helpers/api.js";
 
 describe.each(backendNames)("convert (%s)", (backendName) => {
   let api: ApiHarness;
@@ -47,7 +47,7 @@ describe.each(backendNames)("convert (%s)", (backendName) => {
   });
 
   it("GET without ip converts the caller's own address", async () => {
-    // whitespace is trimmed (contract §3), so only-whitespace is empty too
+    // whitespace is trimmed (docs/api.md#conversion-records), so only-whitespace is empty too
     for (const path of ["/convert", "/convert?ip=", "/convert?ip=%20%09"]) {
       const answer = await api.call(path, { key });
       expectEnvelope(answer, 200);

@@ -1,10 +1,10 @@
-/** Routes and methods outside the happy path (contract §7, §9): always the envelope, never bare text. */
+/** Routes and methods outside the happy path (docs/api.md#other-errors, #operations): always the envelope, never bare text. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "node:net";
 import { backendNames } from "../helpers/backends.js";
 import { healthResponseSchema } from "../../lib/schemas/api.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import { expectEnvelope, startApi, type ApiHarness } from "./harness.js";
+import { expectEnvelope, startApi, type ApiHarness } from "../helpers/api.js";
 
 describe.each(backendNames)("errors and health (%s)", (backendName) => {
   let api: ApiHarness;

@@ -1,4 +1,4 @@
-/** First run, graceful shutdown and durability of acknowledged conversions (contract §9, issue "First run"). */
+/** First run, graceful shutdown and durability of acknowledged conversions (docs/api.md#running, #operations). */
 import { describe, expect, it } from "vitest";
 import { rmSync } from "node:fs";
 import { backendNames, createBackend } from "../helpers/backends.js";

@@ -1,8 +1,8 @@
-/** Plan quotas over HTTP (contract §6): headers, whole-request refusal, exact counting under concurrency, plan changes. */
+/** Plan quotas over HTTP (docs/api.md#plans-and-quota): headers, whole-request refusal, exact counting under concurrency, plan changes. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames } from "../helpers/backends.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
-import { expectEnvelope, startApi, type ApiHarness } from "./harness.js";
+import { expectEnvelope, startApi, type ApiHarness } from "../helpers/api.js";
 
 const nextMonthEpoch = () => {
   const now = new Date();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import { launchWithExtension } from "../helpers/chromium.js";
 import { ROOT, startServer, type TestServer } from "../helpers/server.js";
-import { countingProxy, DEMO_PAGE, logPage, servePages, type PageServer } from "./extension-pages.js";
+import { countingProxy, DEMO_PAGE, logPage, servePages, type PageServer } from "../helpers/page-server.js";
 
 const EXTENSION_DIR = join(ROOT, ".output/chrome-mv3");
 const LOG_LINES = 2000;

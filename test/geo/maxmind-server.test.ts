@@ -7,7 +7,7 @@ import { copyFileSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApi, type ApiHarness } from "../api/harness.js";
+import { startApi, type ApiHarness } from "../helpers/api.js";
 
 const FIXTURES = resolve(import.meta.dirname, "../fixtures/maxmind");
 

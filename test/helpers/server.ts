@@ -34,7 +34,7 @@ export interface StartOptions {
   timeoutMs?: number;
 }
 
-/** Backend under test: PostgreSQL when TEST_DATABASE_URL is set by the caller, SQLite otherwise. */
+/** A fresh, empty data dir in the temp folder (SQLite file, geo index, admin token). */
 export function makeDataDir(): string {
   return mkdtempSync(join(tmpdir(), "ipatlas-test-"));
 }

@@ -14,7 +14,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 const isObjectOrNull = (value: unknown) => value === null || isObject(value);
 
-/** The envelope of contract §1: what every API answer is. */
+/** The envelope of docs/api.md#conventions: what every API answer is. */
 export function isEnvelope(value: unknown): value is Envelope<unknown> {
   return (
     isObject(value) &&
@@ -25,7 +25,7 @@ export function isEnvelope(value: unknown): value is Envelope<unknown> {
   );
 }
 
-/** The parts of the Ip object (contract §2) the widget reads; every key is present, objects may be null. */
+/** The parts of the Ip object (docs/api.md#the-ip-object) the widget reads; every key is present, objects may be null. */
 export function isIpObject(value: unknown): value is IpObject {
   return (
     isObject(value) &&

@@ -1,4 +1,4 @@
-/** ipatlas key create | list | roll | revoke (contract §8). */
+/** ipatlas key create | list | roll | revoke (docs/api.md#command-line). */
 import type { Command } from "../command.js";
 
 export const keyCommands: Command[] = [

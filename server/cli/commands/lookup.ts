@@ -10,7 +10,7 @@ import { Readable } from "node:stream";
 import { parseSelect } from "../../../lib/select/index.js";
 import type { IpObjectPath } from "../../../lib/schemas/ip-object.js";
 import { publicBaseUrl } from "../../config.js";
-import { createLogger } from "../../middleware/logger.js";
+import { createLogger } from "../../logger.js";
 import { EXIT, UsageError, type Command, type CommandContext, type OptionSpec } from "../command.js";
 import { FORMATS, recordFormat, type Format } from "../convert/formats.js";
 import { terminalProgress } from "../convert/progress.js";
@@ -57,7 +57,7 @@ async function openSource(ctx: CommandContext): Promise<{ source: AddressSource;
     return { source, close: async () => {} };
   }
   if (ctx.options.key !== undefined) throw new UsageError("--key is only used with --server");
-  const { createGeoEngine } = await import("../../geo/index.js");
+  const { createGeoEngine } = await import("../../geo/engine/engine.js");
   const { config } = ctx;
   // The bundled index is cached in the data dir when there is one; never create ./data for it.
   const cacheDir = existsSync(config.dataDir) ? config.dataDir : join(tmpdir(), "ipatlas-cache");

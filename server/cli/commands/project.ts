@@ -1,4 +1,4 @@
-/** ipatlas project create | list | plan (contract §8). */
+/** ipatlas project create | list | plan (docs/api.md#command-line). */
 import type { Command } from "../command.js";
 
 const limitText = (limit: number | null) => (limit === null ? "unlimited" : String(limit));

@@ -24,7 +24,10 @@ export const serveCommands: Command[] = [
         // one scrape for the whole cluster: the primary aggregates the workers on its own port
         const { default: cluster } = await import("node:cluster");
         const config = { ...ctx.config, metricsPort: ctx.config.metricsPort ?? DEFAULT_CLUSTER_METRICS_PORT };
-        if (!cluster.isPrimary) return runServer(config, ctx.env);
+        if (!cluster.isPrimary) {
+          (await import("../../metrics/metrics.js")).answerClusterScrapes();
+          return runServer(config, ctx.env);
+        }
         const { startClusterMetrics } = await import("../../metrics/cluster-metrics.js");
         const metricsServer = await startClusterMetrics(config);
         ctx.stderr(`IP Atlas metrics (all workers) on ${metricsServer.url}/metrics`);

@@ -1,4 +1,4 @@
-/** ipatlas usage (contract §8): this month's conversions against the plan. */
+/** ipatlas usage (docs/api.md#command-line): this month's conversions against the plan. */
 import type { Command } from "../command.js";
 
 export const usageCommands: Command[] = [

@@ -1,4 +1,4 @@
-/** ipatlas website add | list | remove (contract §8): an origin pattern and its public key. */
+/** ipatlas website add | list | remove (docs/api.md#command-line): an origin pattern and its public key. */
 import { configuredWidgetSnippet } from "../../widget/snippet.js";
 import type { Command } from "../command.js";
 

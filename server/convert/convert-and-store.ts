@@ -1,0 +1,81 @@
+/**
+ * Convert addresses and store them against the project's quota in one step
+ * (docs/api.md#conversion-records, #plans-and-quota): the storage reserves `n` of the month's
+ * allowance atomically together with the inserts, so either every record is stored and counted or
+ * none is.
+ */
+import { v7 as timeOrderedUuid } from "uuid";
+import { planLimit } from "../../lib/schemas/api.js";
+import type { GeoEngine, ConvertResult } from "../geo/types.js";
+import type { Project, Storage } from "../storage/types.js";
+import { periodOf } from "./period.js";
+
+/**
+ * Text both databases can store and index: NUL and unpaired surrogates (which PostgreSQL refuses
+ * in text and JSON) become U+FFFD. Such input is never an address, so only the stored/echoed
+ * text of an invalid input changes, the same way on every backend.
+ */
+export function storableText(text: string): string {
+  return text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+}
+
+/**
+ * The highest usage this process has seen per project and period. Usage only grows within a
+ * period, so a request that would not fit even on this floor is refused before any conversion
+ * work; the atomic reservation in storage stays the only thing that accepts.
+ */
+export class UsageFloor {
+  private readonly seen = new Map<string, number>();
+  constructor(private readonly maxEntries = 10_000) {}
+
+  get(projectId: string, period: string): number {
+    return this.seen.get(`${projectId} ${period}`) ?? 0;
+  }
+
+  raise(projectId: string, period: string, used: number): void {
+    const key = `${projectId} ${period}`;
+    if (used <= (this.seen.get(key) ?? 0)) return;
+    if (this.seen.size >= this.maxEntries) this.seen.clear();
+    this.seen.set(key, used);
+  }
+}
+
+export interface ConvertedItem extends ConvertResult {
+  input: string;
+  conversionId: string;
+}
+
+export type ConvertOutcome =
+  | { accepted: true; items: ConvertedItem[]; limit: number | null; used: number; resetAt: Date }
+  | { accepted: false; limit: number | null; used: number; resetAt: Date };
+
+export async function convertAndStore(
+  deps: { storage: Storage; engine: GeoEngine; usageFloor?: UsageFloor },
+  project: Project,
+  inputs: readonly string[],
+  now = new Date(),
+): Promise<ConvertOutcome> {
+  const period = periodOf(now);
+  const limit = planLimit(project.plan);
+  const floor = deps.usageFloor?.get(project.id, period.id) ?? 0;
+  if (limit !== null && floor + inputs.length > limit) return { accepted: false, limit, used: floor, resetAt: period.end };
+
+  const startedAt = now.getTime();
+  // Time-ordered (v7) ids land at the end of the unique-id index instead of on a random page of
+  // it, so a batch dirties a few index pages rather than one per row.
+  const items: ConvertedItem[] = inputs.map((raw) => {
+    const input = storableText(raw);
+    return { input, conversionId: timeOrderedUuid(), ...deps.engine.convert(input, now) };
+  });
+  const completedAt = Date.now();
+  const result = await deps.storage.commitConversions({
+    projectId: project.id,
+    period: period.id,
+    limit,
+    conversions: items.map((item) => ({ uniqueId: item.conversionId, status: item.status, data: item.data, parts: item.parts, startedAt, completedAt })),
+  });
+  deps.usageFloor?.raise(project.id, period.id, result.used);
+  return result.accepted
+    ? { accepted: true, items, limit, used: result.used, resetAt: period.end }
+    : { accepted: false, limit, used: result.used, resetAt: period.end };
+}

@@ -1,0 +1,119 @@
+/**
+ * Assembles the Ip object of docs/api.md#the-ip-object from what the databases said, filling
+ * country facts in from the country code. Every key is present; a nested object is null when none
+ * of its fields (nested objects included) is known.
+ */
+import type { IpObject } from "../../../lib/schemas/ip-object.js";
+import type { ParsedIp } from "../../../lib/ip/index.js";
+import { CONTINENTS } from "../country/continents.js";
+import { countryFacts } from "../country/country-facts.js";
+import { localTimeIso } from "../country/time-now.js";
+import type { CityFacts, Located, Place } from "../sources/located.js";
+
+export interface Lookups {
+  located: Located | null;
+  /** from the city record (MaxMind) or the bundled asn-country data */
+  registeredCountry: Place | null;
+  asn: { number: number | null; name: string | null } | null;
+}
+
+export interface BuildContext {
+  now: Date;
+  /** `${base}/flags/gb.svg`; null when no flag file exists for the code */
+  flagUrl: (code: string) => string | null;
+  startedAt: number;
+}
+
+export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: BuildContext): IpObject {
+  const located = lookups.located;
+  const countryCode = located?.country?.code ?? null;
+  const facts = countryCode ? countryFacts(countryCode) : null;
+
+  const continentCode = located?.continent?.code ?? facts?.continentCode ?? null;
+  const continentFacts = continentCode ? CONTINENTS.get(continentCode) : undefined;
+
+  const country = facts
+    ? {
+        name: located?.country?.name ?? facts.name,
+        code: facts.code,
+        geoname_id: located?.country?.geonameId ?? facts.geonameId,
+        phone_code: facts.phoneCode,
+        capital: facts.capital,
+        tld: facts.tld,
+        // A copy: `located` is cached and shared by every address of its network.
+        subdivision:
+          located?.subdivision && (located.subdivision.name || located.subdivision.code)
+            ? { name: located.subdivision.name, code: located.subdivision.code }
+            : null,
+        city: located?.city ? buildCity(located.city, context.now) : null,
+        flag: facts.flagEmoji
+          ? { img: context.flagUrl(facts.code), emoji: facts.flagEmoji, emoji_unicode: facts.flagUnicode }
+          : null,
+        currency: facts.currency ? { name: facts.currency.name, code: facts.currency.code, symbol: facts.currency.symbol } : null,
+      }
+    : null;
+
+  const continent =
+    continentCode || country
+      ? {
+          name: located?.continent?.name ?? continentFacts?.name ?? null,
+          code: continentCode,
+          geoname_id: located?.continent?.geonameId ?? continentFacts?.geonameId ?? null,
+          country,
+        }
+      : null;
+
+  const registered = lookups.registeredCountry;
+  const registeredFacts = registered?.code ? countryFacts(registered.code) : null;
+  const registeredCountry =
+    registered && (registered.code || registered.name || registered.geonameId !== null)
+      ? {
+          name: registered.name ?? registeredFacts?.name ?? null,
+          code: registered.code,
+          geoname_id: registered.geonameId ?? registeredFacts?.geonameId ?? null,
+        }
+      : null;
+
+  // A copy, as for the subdivision: the source's object is shared by every address of its network.
+  const asn = lookups.asn && (lookups.asn.number !== null || lookups.asn.name) ? { number: lookups.asn.number, name: lookups.asn.name } : null;
+  const milliseconds = performance.now() - context.startedAt;
+  return {
+    ip: parsed.ip,
+    type: parsed.type,
+    is_eu: facts ? facts.isEu : null,
+    continent,
+    registered_country: registeredCountry,
+    asn,
+    completion_time: completionTime(milliseconds),
+  };
+}
+
+function buildCity(city: CityFacts, now: Date): NonNullable<NonNullable<IpObject["continent"]>["country"]>["city"] {
+  const timezone = city.timeZone ? { name: city.timeZone, time_now: localTimeIso(city.timeZone, now) } : null;
+  const known =
+    timezone ||
+    city.name ||
+    city.geonameId !== null ||
+    city.latitude !== null ||
+    city.longitude !== null ||
+    city.accuracyRadius !== null ||
+    city.metroCode !== null ||
+    city.postalCode;
+  if (!known) return null;
+  return {
+    name: city.name,
+    geoname_id: city.geonameId,
+    latitude: city.latitude,
+    longitude: city.longitude,
+    accuracy_radius: city.accuracyRadius,
+    metro_code: city.metroCode,
+    postal_code: city.postalCode,
+    timezone,
+  };
+}
+
+/** The lookup's own duration, to the microsecond. */
+export function completionTime(milliseconds: number): { miliseconds: number; seconds: number } {
+  const rounded = Math.round(milliseconds * 1000) / 1000;
+  return { miliseconds: rounded, seconds: Math.round(rounded * 1000) / 1_000_000 };
+}

@@ -1,0 +1,146 @@
+/**
+ * What one city-database record says about an address, in one shape for both record formats
+ * (ip-location-db's flat records and MaxMind GeoIP2/GeoLite2 City records). Country facts that a
+ * record does not carry (capital, currency, ...) are filled in later from the country code.
+ */
+import tzlookup from "@photostructure/tz-lookup";
+import { subdivisionCode } from "../country/subdivision-codes.js";
+
+export interface Place {
+  code: string | null;
+  name: string | null;
+  geonameId: number | null;
+}
+
+export interface CityFacts {
+  name: string | null;
+  geonameId: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  accuracyRadius: number | null;
+  metroCode: number | null;
+  postalCode: string | null;
+  timeZone: string | null;
+}
+
+export interface Located {
+  continent: Place | null;
+  country: Place | null;
+  subdivision: { name: string | null; code: string | null } | null;
+  city: CityFacts | null;
+  /** only MaxMind City records carry it; the bundled data takes it from asn-country */
+  registeredCountry: Place | null;
+}
+
+/** ip-location-db city record: `country_code, state1, state2, city, postcode, latitude, longitude, timezone`. */
+export interface FlatCityRecord {
+  country_code?: string;
+  state1?: string;
+  city?: string;
+  postcode?: string;
+  latitude?: number;
+  longitude?: number;
+  timezone?: string;
+}
+
+export function fromFlatRecord(record: FlatCityRecord): Located {
+  const latitude = shortestFloat32(finite(record.latitude));
+  const longitude = shortestFloat32(finite(record.longitude));
+  return {
+    continent: null,
+    country: record.country_code ? { code: record.country_code.toUpperCase(), name: null, geonameId: null } : null,
+    // DB-IP names the subdivision without its code: the ISO 3166-2 code of that name, when one fits.
+    subdivision: record.state1
+      ? { name: record.state1, code: record.country_code ? subdivisionCode(record.country_code.toUpperCase(), record.state1) : null }
+      : null,
+    city: {
+      name: record.city || null,
+      geonameId: null,
+      latitude,
+      longitude,
+      accuracyRadius: null,
+      metroCode: null,
+      postalCode: record.postcode || null,
+      // DB-IP Lite has no time zone: the zone that contains the coordinates stands in for it.
+      timeZone: record.timezone || (latitude !== null && longitude !== null ? zoneAt(latitude, longitude) : null),
+    },
+    registeredCountry: null,
+  };
+}
+
+/**
+ * ip-location-db's files store coordinates as 32-bit floats, so 51.5143 reads back as
+ * 51.51430130004883. The shortest decimal that is the same 32-bit float is the value the data was
+ * built from; a value that is no 32-bit float is left as it is.
+ */
+export function shortestFloat32(value: number | null): number | null {
+  if (value === null || Math.fround(value) !== value) return value;
+  for (let digits = 1; digits <= 9; digits++) {
+    const shorter = Number(value.toPrecision(digits));
+    if (Math.fround(shorter) === value) return shorter;
+  }
+  return value;
+}
+
+function zoneAt(latitude: number, longitude: number): string | null {
+  try {
+    return tzlookup(latitude, longitude);
+  } catch {
+    return null;
+  }
+}
+
+interface Names {
+  names?: Record<string, string>;
+  geoname_id?: number;
+}
+
+/** The subset of a GeoIP2 / GeoLite2 City record the Ip object uses. */
+export interface MaxMindCityRecord {
+  continent?: Names & { code?: string };
+  country?: Names & { iso_code?: string };
+  registered_country?: Names & { iso_code?: string };
+  subdivisions?: Array<Names & { iso_code?: string }>;
+  city?: Names;
+  location?: { latitude?: number; longitude?: number; accuracy_radius?: number; metro_code?: number; time_zone?: string };
+  postal?: { code?: string };
+}
+
+export function fromMaxMindRecord(record: MaxMindCityRecord): Located {
+  const subdivision = record.subdivisions?.[0];
+  const location = record.location;
+  const hasCity = record.city || location || record.postal;
+  return {
+    continent: record.continent
+      ? { code: record.continent.code ?? null, name: english(record.continent), geonameId: record.continent.geoname_id ?? null }
+      : null,
+    country: place(record.country),
+    subdivision: subdivision ? { name: english(subdivision), code: subdivision.iso_code ?? null } : null,
+    city: hasCity
+      ? {
+          name: record.city ? english(record.city) : null,
+          geonameId: record.city?.geoname_id ?? null,
+          latitude: finite(location?.latitude),
+          longitude: finite(location?.longitude),
+          accuracyRadius: location?.accuracy_radius ?? null,
+          metroCode: location?.metro_code ?? null,
+          postalCode: record.postal?.code ?? null,
+          timeZone: location?.time_zone ?? null,
+        }
+      : null,
+    registeredCountry: place(record.registered_country),
+  };
+}
+
+function place(value: (Names & { iso_code?: string }) | undefined): Place | null {
+  if (!value) return null;
+  return { code: value.iso_code?.toUpperCase() ?? null, name: english(value), geonameId: value.geoname_id ?? null };
+}
+
+function english(value: Names): string | null {
+  return value.names?.en ?? null;
+}
+
+function finite(value: number | undefined): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}

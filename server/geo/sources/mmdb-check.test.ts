@@ -1,0 +1,34 @@
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openCheckedMmdb } from "./mmdb-check.js";
+
+const FIXTURES = resolve(import.meta.dirname, "../../../test/fixtures/maxmind");
+const read = (file: string) => readFileSync(join(FIXTURES, file));
+
+describe("openCheckedMmdb", () => {
+  it("opens good City and ASN files", () => {
+    expect(openCheckedMmdb(read("GeoIP2-City-Test.mmdb"), "city").metadata.databaseType).toBe("GeoIP2-City");
+    expect(openCheckedMmdb(read("GeoLite2-City-Test.mmdb"), "city").metadata.databaseType).toBe("GeoLite2-City");
+    expect(openCheckedMmdb(read("GeoLite2-ASN-Test.mmdb"), "asn").metadata.databaseType).toBe("GeoLite2-ASN");
+  });
+
+  it("refuses a file whose doubles are not 8 bytes", () => {
+    expect(() => openCheckedMmdb(read("GeoIP2-City-Test-Broken-Double-Format.mmdb"), "city")).toThrow(/double of \d+ bytes/);
+  });
+
+  it("refuses a file whose node count does not fit the file", () => {
+    expect(() => openCheckedMmdb(read("GeoIP2-City-Test-Invalid-Node-Count.mmdb"), "city")).toThrow(/invalid node count/);
+  });
+
+  it("refuses a database of the wrong kind for its role", () => {
+    expect(() => openCheckedMmdb(read("GeoLite2-ASN-Test.mmdb"), "city")).toThrow(/not a city database/);
+    expect(() => openCheckedMmdb(read("GeoIP2-City-Test.mmdb"), "asn")).toThrow(/not a asn database/);
+  });
+
+  it("refuses a truncated file and one that is not a database at all", () => {
+    const good = read("GeoIP2-City-Test.mmdb");
+    expect(() => openCheckedMmdb(Buffer.concat([good.subarray(0, 5000), good.subarray(good.length - 2000)]), "city")).toThrow();
+    expect(() => openCheckedMmdb(Buffer.from("hello"), "city")).toThrow();
+  });
+});

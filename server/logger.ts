@@ -1,0 +1,57 @@
+/**
+ * The server's logger, on pino: one JSON object per line on stderr, or readable lines
+ * (pino-pretty) when stderr is a terminal; IPATLAS_LOG_LEVEL and IPATLAS_LOG_FORMAT choose.
+ * stdout stays free for the CLI's JSON. Callers use the small Logger interface below, so the
+ * engine and the middlewares do not depend on pino.
+ */
+import { Writable } from "node:stream";
+import { pino, type DestinationStream } from "pino";
+import pretty from "pino-pretty";
+import type { LogFormat, LogLevel } from "./config.js";
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface LoggerOptions {
+  /** where lines go (tests); default stderr */
+  write?: (line: string) => void;
+  /** default: pretty on a terminal, json otherwise */
+  format?: LogFormat | null;
+}
+
+function destination(format: LogFormat, write: ((line: string) => void) | undefined): DestinationStream {
+  if (format === "pretty") {
+    return pretty({
+      colorize: !write && process.stderr.isTTY === true,
+      translateTime: "SYS:HH:MM:ss.l",
+      ignore: "pid,hostname",
+      singleLine: true,
+      destination: write ? new Writable({ write: (chunk, _encoding, done) => (write(String(chunk).replace(/\n$/, "")), done()) }) : 2,
+    });
+  }
+  if (write) return { write: (text: string) => write(text.replace(/\n$/, "")) };
+  // buffered and flushed by pino on exit: one write syscall per few lines, not per request
+  return pino.destination({ dest: 2, sync: false, minLength: 4096 });
+}
+
+export function createLogger(level: LogLevel, writeOrOptions?: ((line: string) => void) | LoggerOptions): Logger {
+  const options: LoggerOptions = typeof writeOrOptions === "function" ? { write: writeOrOptions } : (writeOrOptions ?? {});
+  const format = options.format ?? (options.write || process.stderr.isTTY !== true ? "json" : "pretty");
+  const logger = pino(
+    {
+      level,
+      base: undefined, // no pid/hostname on every line: the process manager adds its own
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { error: pino.stdSerializers.err },
+    },
+    destination(format, options.write),
+  );
+  const at = (method: "debug" | "info" | "warn" | "error") => (message: string, fields?: Record<string, unknown>) =>
+    fields ? logger[method](fields, message) : logger[method](message);
+  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
