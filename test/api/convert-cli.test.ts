@@ -17,6 +17,8 @@ import { makeDataDir, ROOT, startServer, type TestServer } from "../helpers/serv
 const exec = promisify(execFile);
 const BIN = join(ROOT, "bin/ipatlas.js");
 const dir = mkdtempSync(join(tmpdir(), "ipatlas-convert-"));
+/** the first local lookup builds the bundled data's index in a fresh data dir; the machine is shared */
+const SLOW = 180_000;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** main() in this process with its own streams; stdout is collected whole. */
@@ -54,14 +56,14 @@ describe("ipatlas lookup / convert (local engine)", () => {
       { ip: "8.8.8.8", continent: { country: { code: "US" } }, asn: { number: 15169 } },
       { ip: "1.1.1.1", continent: { country: { code: "AU" } }, asn: { number: 13335 } },
     ]);
-  });
+  }, SLOW);
 
   it("lookup: exit 2 when an argument is not an address, after printing every answer", async () => {
     const result = await run(["lookup", "8.8.8.8", "nope", "--format", "ndjson", "--fields", "ip,type"]);
     expect(result.code).toBe(2);
     expect(result.out.trim().split("\n").map((line) => JSON.parse(line))).toEqual([{ ip: "8.8.8.8", type: "ipv4" }, { ip: "nope", type: null }]);
     expect((await run(["lookup"])).code).toBe(2);
-  });
+  }, SLOW);
 
   it("convert: one NDJSON record per non-empty line, in order, the address of log lines found", async () => {
     const file = join(dir, "mixed.txt");
@@ -74,7 +76,7 @@ describe("ipatlas lookup / convert (local engine)", () => {
     expect(records[0].asn).toEqual({ number: 15169, name: "Google LLC" });
     expect(records[2]).toMatchObject({ type: null, continent: null });
     expect(Object.keys(records[0])).toEqual(["ip", "type", "is_eu", "continent", "registered_country", "asn", "completion_time"]);
-  });
+  }, SLOW);
 
   it("convert: CSV with one column per select path, quoted where needed; JSON as one array; stdin as -", async () => {
     const csv = await run(["convert", "-", "--format", "csv", "--fields", "asn.name,ip,continent.country.city.name"], { stdin: LINES.join("\n") });
@@ -92,7 +94,7 @@ describe("ipatlas lookup / convert (local engine)", () => {
     const json = await run(["convert", "-", "--json", "--fields", "ip"], { stdin: LINES.join("\n") });
     expect(JSON.parse(json.out)).toEqual(EXPECTED_IPS.map((ip) => ({ ip })));
     expect(JSON.parse((await run(["convert", "-", "--json"], { stdin: "\n\n" })).out)).toEqual([]);
-  });
+  }, SLOW);
 
   it("convert: bad arguments exit 2 with one line", async () => {
     for (const argv of [
@@ -109,7 +111,7 @@ describe("ipatlas lookup / convert (local engine)", () => {
       expect(result.out, argv.join(" ")).toBe("");
       expect(result.err.split("\n"), argv.join(" ")).toHaveLength(1);
     }
-  });
+  }, SLOW);
 
   it("the real binary: clean stdout, no progress bar when stderr is piped, no ./data created", async () => {
     const file = join(dir, "binary.txt");
@@ -124,7 +126,7 @@ describe("ipatlas lookup / convert (local engine)", () => {
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, SLOW);
 });
 
 describe("ipatlas convert --server", () => {
@@ -138,7 +140,7 @@ describe("ipatlas convert --server", () => {
     key = created.secretKey;
     projectId = created.project.id;
     freeKey = (await server.cli("project", "create", "--name", "small", "--plan", "free")).secretKey;
-  }, 60_000);
+  }, SLOW);
   afterAll(() => server?.stop());
 
   it("sends chunks of 5000 to the bulk API; every address stored and counted", async () => {
@@ -152,7 +154,7 @@ describe("ipatlas convert --server", () => {
     expect(records.map((r) => r.ip)).toEqual(ips);
     expect(records[0].continent.country.code).toBe("US");
     expect((await server.cli("usage", "--project", projectId)).used).toBe(5003);
-  }, 60_000);
+  }, SLOW);
 
   it("a refused plan limit ends with exit 1 and when to retry; the key may come from IPATLAS_API_KEY", async () => {
     const file = join(dir, "too-many.txt");
@@ -160,7 +162,7 @@ describe("ipatlas convert --server", () => {
     const result = await run(["convert", file, "--server", server.url], { env: { IPATLAS_API_KEY: freeKey } });
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/^ipatlas: Plan conversion limit exceeded; retry after \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-  }, 60_000);
+  }, SLOW);
 
   it("waits out a 429 with Retry-After and sends the chunk again", async () => {
     // a loopback proxy in front of the real server that refuses the first request
@@ -191,5 +193,5 @@ describe("ipatlas convert --server", () => {
     } finally {
       proxy.close();
     }
-  }, 60_000);
+  }, SLOW);
 });
