@@ -34,8 +34,9 @@ function destination(format: LogFormat, write: ((line: string) => void) | undefi
     });
   }
   if (write) return { write: (text: string) => write(text.replace(/\n$/, "")) };
-  // buffered and flushed by pino on exit: one write syscall per few lines, not per request
-  return pino.destination({ dest: 2, sync: false, minLength: 4096 });
+  // asynchronous: lines that arrive while a write is in flight go out together in the next one,
+  // and nothing waits for a fill level (an error line must show at once); flushed on exit
+  return pino.destination({ dest: 2, sync: false });
 }
 
 export function createLogger(level: LogLevel, writeOrOptions?: ((line: string) => void) | LoggerOptions): Logger {
