@@ -13,12 +13,23 @@ export default defineConfig({
     esbuild: { jsx: "automatic", jsxImportSource: "preact" },
   }),
   manifest: ({ browser }) => ({
-    name: "IP Atlas",
-    description: "Hover any IP address on any page for its flag, place and network, from your own IP Atlas server.",
-    permissions: ["storage", "webRequest", "tabs", "declarativeNetRequestWithHostAccess", ...(browser === "firefox" ? ["dns"] : [])],
+    name: "__MSG_extName__",
+    description: "__MSG_extDescription__",
+    default_locale: "en",
+    permissions: [
+      "storage", "webRequest", "tabs", "declarativeNetRequestWithHostAccess", "contextMenus",
+      // Chrome's worker cannot decode the flag SVG for the toolbar icon; Firefox's background page can.
+      ...(browser === "firefox" ? ["dns"] : ["offscreen"]),
+    ],
+    commands: {
+      "lookup-selection": {
+        suggested_key: { default: "Alt+Shift+I" },
+        description: "__MSG_commandLookup__",
+      },
+    },
     // Any page may show addresses, and the server URL is the user's choice.
     host_permissions: ["<all_urls>"],
-    action: { default_title: "IP Atlas" },
+    action: { default_title: "IP Atlas", default_icon: { 16: "icon/16.png", 32: "icon/32.png" } },
     ...(browser === "firefox"
       ? {
           browser_specific_settings: {

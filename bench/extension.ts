@@ -15,7 +15,9 @@ import { ROOT, startServer } from "../test/helpers/server.js";
 import { logPage, servePages } from "../test/helpers/page-server.js";
 
 const LINES = 10_000;
-const dir = join(ROOT, ".output/chrome-mv3");
+const SCROLL_LINES = 3_000;
+// IPATLAS_EXTENSION_DIR: another build (e.g. an older one) to compare
+const dir = process.env.IPATLAS_EXTENSION_DIR ?? join(ROOT, ".output/chrome-mv3");
 if (!existsSync(join(dir, "manifest.json"))) throw new Error("run `npm run build:ext` first");
 
 const content = readFileSync(join(dir, "content-scripts/content.js"));
@@ -29,7 +31,7 @@ const prePage = logPage(LINES)
   .replace("</body>", "</pre></body>");
 
 const server = await startServer();
-const pages = await servePages({ "/rows": logPage(LINES), "/pre": prePage });
+const pages = await servePages({ "/rows": logPage(LINES), "/pre": prePage, "/scroll": logPage(SCROLL_LINES) });
 const { context, extensionId } = await launchWithExtension(dir);
 try {
   const project = await server.cli<{ project: { id: string } }>("project", "create", "--name", "bench", "--plan", "scale");
@@ -66,6 +68,30 @@ try {
     );
     await page.close();
   }
+
+  // What reading a log costs: a free-plan project (1,000 conversions a month), a 3,000-line log
+  // scrolled top to bottom a screenful at a time, the pointer resting nowhere.
+  const free = await server.cli<{ project: { id: string } }>("project", "create", "--name", "bench-free");
+  const freeSite = await server.cli<{ publicKey: string }>("website", "add", "--project", free.project.id, "--origin", `chrome-extension://${extensionId}`);
+  await worker.evaluate(
+    ([serverUrl, apiKey]) =>
+      (globalThis as any).chrome.storage.local.set({ settings: { serverUrl, apiKey, enabled: true, disabledSites: [], cacheTtlMinutes: 60 } }),
+    [server.url, freeSite.publicKey],
+  );
+  await new Promise((resolve) => setTimeout(resolve, 500)); // the worker takes up the new key and empties its cache
+  const usage = async () => (await server.cli<{ used: number }>("usage", "--project", free.project.id)).used;
+  const before = await usage();
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(pages.url + "/scroll");
+  await page.waitForFunction((n) => document.querySelectorAll("ipatlas-ip").length >= n, SCROLL_LINES, { timeout: 120_000, polling: 100 });
+  for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 600) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await page.waitForTimeout(50);
+  }
+  await page.waitForTimeout(1500);
+  console.log(`scrolling a ${SCROLL_LINES.toLocaleString("en")}-line log top to bottom: ${(await usage()) - before} conversions of the free plan's 1,000`);
+  await page.close();
 } finally {
   await context.close();
   await pages.close();

@@ -26,6 +26,7 @@ import { API_ROUTES, methodsByPath } from "./routes/api-routes.js";
 import { DATA_SOURCES_HEADER } from "../lib/schemas/data-sources.js";
 import { openApiRoutes } from "./openapi/routes.js";
 import { metricsRoutes } from "./metrics/routes.js";
+import { landingRoutes } from "./routes/landing.js";
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -40,7 +41,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // The key-protected API: CORS first (a preflight needs no key), then the key and its origin.
   const exposeHeaders = [...QUOTA_HEADERS, "Retry-After", "x-request-id", "x-conversion-id", DATA_SOURCES_HEADER];
-  const keyed = [apiCors({ exposeHeaders }), clientIp({ trustProxy: deps.config.trustProxy }), keyAuth({ keys: deps.keys })] as const;
+  const forwarded = { trustProxy: deps.config.trustProxy, maxForwardedForBytes: deps.config.limits.maxForwardedForBytes };
+  const keyed = [apiCors({ exposeHeaders }), clientIp(forwarded), keyAuth({ keys: deps.keys })] as const;
   const limited = publicRateLimit({ perMinute: deps.config.publicRateLimit });
   app.use(API_ROUTES.convert.path, ...keyed, limited, quotaHeaders());
   app.use(API_ROUTES.getConversions.path, ...keyed, secretKeyOnly());
@@ -61,5 +63,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", widgetRoutes(deps));
   app.route("/admin/api", adminApiRoutes(deps));
   app.route("/dashboard", dashboardRoutes(deps));
+  app.route("/", landingRoutes(deps));
   return app;
 }

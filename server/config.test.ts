@@ -37,6 +37,31 @@ describe("loadConfig", () => {
   });
 });
 
+describe("server limits", () => {
+  it("has the documented defaults, and no per-address connection limit behind a proxy", () => {
+    expect(loadConfig({}).limits).toEqual({
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 5_000,
+      maxHeaderBytes: 16_384,
+      maxForwardedForBytes: 1_024,
+      maxConnectionsPerAddress: 256,
+      connectionLimitExempt: ["127.0.0.0/8", "::1/128"],
+      signInQueuePerAddress: 3,
+    });
+    expect(loadConfig({ IPATLAS_TRUST_PROXY: "1" }).limits.maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ IPATLAS_TRUST_PROXY: "1", IPATLAS_MAX_CONNECTIONS_PER_ADDRESS: "50" }).limits.maxConnectionsPerAddress).toBe(50);
+    expect(loadConfig({ IPATLAS_CONNECTION_LIMIT_EXEMPT: "none" }).limits.connectionLimitExempt).toEqual([]);
+    expect(loadConfig({ IPATLAS_CONNECTION_LIMIT_EXEMPT: "10.0.0.0/8, 2001:db8::/32" }).limits.connectionLimitExempt).toEqual(["10.0.0.0/8", "2001:db8::/32"]);
+  });
+
+  it("refuses limits that cannot work", () => {
+    expect(() => loadConfig({ IPATLAS_HEADERS_TIMEOUT_MS: "90000" })).toThrow(/IPATLAS_HEADERS_TIMEOUT_MS/);
+    expect(() => loadConfig({ IPATLAS_CONNECTION_LIMIT_EXEMPT: "localhost" })).toThrow(/IPATLAS_CONNECTION_LIMIT_EXEMPT/);
+    expect(() => loadConfig({ IPATLAS_SIGN_IN_QUEUE: "0" })).toThrow(/IPATLAS_SIGN_IN_QUEUE/);
+  });
+});
+
 describe("publicBaseUrl", () => {
   it("prefers IPATLAS_PUBLIC_URL, else host and port", () => {
     expect(publicBaseUrl(loadConfig({}), 1234)).toBe("http://127.0.0.1:1234");

@@ -3,6 +3,7 @@
  * the CLI and the tests agree on names and defaults.
  */
 import { resolve } from "node:path";
+import { parseCidr } from "../lib/ip/index.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
@@ -37,6 +38,28 @@ export interface Config {
   metricsPort: number | null;
   /** Bearer token /metrics asks for; null = none */
   metricsToken: string | null;
+  /** what one client can hold of the server (docs/security.md) */
+  limits: ServerLimits;
+}
+
+/** Bounds on what one client can make the server hold; every one has a variable (docs/security.md). */
+export interface ServerLimits {
+  /** time to receive a request's headers; Node's headersTimeout */
+  headersTimeoutMs: number;
+  /** time to receive a whole request, body included; Node's requestTimeout */
+  requestTimeoutMs: number;
+  /** an idle kept-alive connection is closed after this; Node's keepAliveTimeout */
+  keepAliveTimeoutMs: number;
+  /** total size of a request's headers; Node's maxHeaderSize */
+  maxHeaderBytes: number;
+  /** X-Forwarded-For longer than this is refused (only read with trustProxy >= 1) */
+  maxForwardedForBytes: number;
+  /** open connections per peer address; 0 = no limit */
+  maxConnectionsPerAddress: number;
+  /** peers the connection limit does not count (CIDR ranges) */
+  connectionLimitExempt: string[];
+  /** admin sign-ins waiting per client address; one more is answered 429 at once */
+  signInQueuePerAddress: number;
 }
 
 export interface ConfigFlags {
@@ -74,12 +97,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
   if (publicUrl !== null && !/^https?:\/\/[^/]+/.test(publicUrl)) {
     throw new ConfigError(`IPATLAS_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
   }
+  const trustProxy = integer("IPATLAS_TRUST_PROXY", env.IPATLAS_TRUST_PROXY, 0, 0, 100);
   return {
     dataDir: resolve(flags.dataDir ?? text(env.IPATLAS_DATA_DIR) ?? "./data"),
     port: integer(flags.port !== undefined ? "--port" : "IPATLAS_PORT", flags.port ?? env.IPATLAS_PORT, 8787, 0, 65535),
     host: flags.host ?? text(env.IPATLAS_HOST) ?? "127.0.0.1",
     publicUrl: publicUrl?.replace(/\/+$/, "") ?? null,
-    trustProxy: integer("IPATLAS_TRUST_PROXY", env.IPATLAS_TRUST_PROXY, 0, 0, 100),
+    trustProxy,
     publicRateLimit: integer("IPATLAS_PUBLIC_RATE_LIMIT", env.IPATLAS_PUBLIC_RATE_LIMIT, 60, 0, 1_000_000_000),
     cityDb: text(env.IPATLAS_CITY_DB),
     asnDb: text(env.IPATLAS_ASN_DB),
@@ -94,7 +118,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
       ? null
       : integer(flags.metricsPort !== undefined ? "--metrics-port" : "IPATLAS_METRICS_PORT", flags.metricsPort ?? env.IPATLAS_METRICS_PORT, 0, 0, 65535),
     metricsToken: text(env.IPATLAS_METRICS_TOKEN),
+    limits: loadLimits(env, trustProxy),
   };
+}
+
+const LOOPBACK = ["127.0.0.0/8", "::1/128"];
+
+function loadLimits(env: NodeJS.ProcessEnv, trustProxy: number): ServerLimits {
+  const exempt = text(env.IPATLAS_CONNECTION_LIMIT_EXEMPT);
+  const connectionLimitExempt = exempt === null ? LOOPBACK : exempt === "none" ? [] : exempt.split(",").map((range) => range.trim());
+  for (const range of connectionLimitExempt) {
+    if (!parseCidr(range)) throw new ConfigError(`IPATLAS_CONNECTION_LIMIT_EXEMPT must list CIDR ranges (or be "none"), got "${range}"`);
+  }
+  const limits: ServerLimits = {
+    headersTimeoutMs: integer("IPATLAS_HEADERS_TIMEOUT_MS", env.IPATLAS_HEADERS_TIMEOUT_MS, 20_000, 1_000, 600_000),
+    requestTimeoutMs: integer("IPATLAS_REQUEST_TIMEOUT_MS", env.IPATLAS_REQUEST_TIMEOUT_MS, 60_000, 1_000, 3_600_000),
+    keepAliveTimeoutMs: integer("IPATLAS_KEEP_ALIVE_TIMEOUT_MS", env.IPATLAS_KEEP_ALIVE_TIMEOUT_MS, 5_000, 100, 600_000),
+    maxHeaderBytes: integer("IPATLAS_MAX_HEADER_BYTES", env.IPATLAS_MAX_HEADER_BYTES, 16_384, 1_024, 1_048_576),
+    maxForwardedForBytes: integer("IPATLAS_MAX_FORWARDED_FOR_BYTES", env.IPATLAS_MAX_FORWARDED_FOR_BYTES, 1_024, 64, 1_048_576),
+    // behind a proxy every connection comes from the proxy, so the limit would count the proxy
+    maxConnectionsPerAddress: integer("IPATLAS_MAX_CONNECTIONS_PER_ADDRESS", env.IPATLAS_MAX_CONNECTIONS_PER_ADDRESS, trustProxy > 0 ? 0 : 256, 0, 1_000_000),
+    connectionLimitExempt,
+    signInQueuePerAddress: integer("IPATLAS_SIGN_IN_QUEUE", env.IPATLAS_SIGN_IN_QUEUE, 3, 1, 1_000),
+  };
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError("IPATLAS_HEADERS_TIMEOUT_MS must not be longer than IPATLAS_REQUEST_TIMEOUT_MS");
+  }
+  return limits;
 }
 
 /** The base URL to print and to build absolute links with. */

@@ -1,11 +1,32 @@
 /** The storage the CLI and the server open: the data dir's SQLite file, or DATABASE_URL. */
-import { existsSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config.js";
 import { createStorage, storageOptionsFromEnv, type Storage } from "./storage/index.js";
 
-export function openStorage(config: Config, env: NodeJS.ProcessEnv): Promise<Storage> {
-  return createStorage({ ...storageOptionsFromEnv(config.dataDir, env), databaseUrl: config.databaseUrl ?? undefined });
+/**
+ * The SQLite file holds key hashes, names and every stored conversion: readable by its owner
+ * only. It is created 0600 before SQLite opens it (SQLite gives its -wal and -shm files the same
+ * mode), a looser existing file is tightened, and a data dir made here is 0700.
+ */
+async function privateSqliteFile(dataDir: string): Promise<void> {
+  const { SQLITE_FILE } = await import("./storage/sqlite/storage.js");
+  if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const path = join(dataDir, SQLITE_FILE);
+  closeSync(openSync(path, "a", 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch {
+      // -wal and -shm exist only while a connection is open
+    }
+  }
+}
+
+export async function openStorage(config: Config, env: NodeJS.ProcessEnv): Promise<Storage> {
+  const options = { ...storageOptionsFromEnv(config.dataDir, env), databaseUrl: config.databaseUrl ?? undefined };
+  if (!options.databaseUrl) await privateSqliteFile(config.dataDir);
+  return createStorage(options);
 }
 
 /**

@@ -1,18 +1,18 @@
 /**
  * `ipatlas serve`: opens storage and the geolocation engine, mounts the app, listens, and prints
- * exactly `IP Atlas listening on http://HOST:PORT` once requests are accepted. On an empty store
+ * exactly `IP Atlas listening on http://HOST:PORT` once requests are accepted, then the dashboard's
+ * address (and what is missing, if the widget or dashboard could not be built). On an empty store
  * it first creates project `default` and prints its secret key once, with a curl line to try.
  * SIGTERM/SIGINT: stop accepting, finish in-flight requests, flush and close storage, exit 0
  * within 10 s.
  */
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { serve } from "@hono/node-server";
 import { publicBaseUrl, type Config } from "./config.js";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./app-types.js";
 import { createLogger, type Logger } from "./logger.js";
-import { onClientError } from "./client-error.js";
+import { createHttpServer } from "./http-server/index.js";
 import { createKeyService } from "./keys/auth-cache.js";
 import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./open-storage.js";
@@ -21,6 +21,10 @@ import { createMetrics } from "./metrics/metrics.js";
 import { metricsRoutes } from "./metrics/routes.js";
 import { listenMetrics } from "./metrics/cluster-metrics.js";
 import cluster from "node:cluster";
+import { recordServerUrl } from "./public-url.js";
+import { ensureWebBuilds } from "./web-builds.js";
+import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";
+import { join } from "node:path";
 
 // in-flight requests get this long before their connections are cut; storage then flushes and closes
 const SHUTDOWN_LIMIT_MS = 7_000;
@@ -53,7 +57,18 @@ function firstRunText(secretKey: string, baseUrl: string): string {
   ].join("\n");
 }
 
+/** What a person needs next, after the listening line: where the dashboard is and how to sign in. */
+function nextStepsText(baseUrl: string, config: Config, env: NodeJS.ProcessEnv, missing: string[]): string {
+  const token = env.IPATLAS_ADMIN_TOKEN?.trim() ? "IPATLAS_ADMIN_TOKEN" : join(config.dataDir, ADMIN_TOKEN_FILE);
+  return [
+    `  Dashboard:  ${baseUrl}/dashboard  (sign in with the admin token from ${token})`,
+    `  API:        ${baseUrl}/docs/api  ·  health: ${baseUrl}/healthz`,
+    ...missing.map((line) => `  Missing:    ${line}`),
+  ].join("\n");
+}
+
 export async function startServer(config: Config, env: NodeJS.ProcessEnv, print: (text: string) => void, log: Logger): Promise<RunningServer> {
+  const missingBuilds = await ensureWebBuilds(print);
   const storage = await openStorage(config, env);
   const keys = createKeyService(storage, { pollMs: config.keyCachePollMs, onError: (error, where) => log.warn(where, { error }) });
   const services = createAdminServices(storage, () => keys.invalidate());
@@ -74,9 +89,9 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const created = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(created as Server));
+      const created = createHttpServer({ fetch: app.fetch, limits: config.limits, hostname: config.host }).server;
       created.once("error", reject);
-      created.on("clientError", onClientError);
+      created.listen(config.port, config.host, () => resolve(created));
     });
   } catch (error) {
     // e.g. EADDRINUSE: release what was opened so the process can exit with the error
@@ -98,6 +113,9 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   // the key first: whoever waits for the "listening" line has the whole first-run text by then
   if (newSecretKey) print(firstRunText(newSecretKey, baseUrl));
   print(`IP Atlas listening on http://${listenHost}:${port}`);
+  print(nextStepsText(baseUrl, config, env, missingBuilds));
+  // the CLI run elsewhere on this data dir then prints snippets that point here
+  recordServerUrl(config.dataDir, baseUrl);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

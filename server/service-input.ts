@@ -1,14 +1,13 @@
 /** Checks on what a person types into the CLI or the dashboard, shared by every service. */
+import { displayName } from "../lib/schemas/admin.js";
 import { planSchema, type Plan } from "../lib/schemas/api.js";
 import { ServiceError } from "./service-error.js";
 
-const MAX_NAME = 100;
-
+/** A project or key name by the admin API's own rule (lib/schemas/admin.ts), so the CLI takes no more. */
 export function validName(value: unknown, what: string): string {
-  const name = typeof value === "string" ? value.trim() : "";
-  if (name === "") throw new ServiceError("invalid", `${what} name is required`);
-  if (name.length > MAX_NAME) throw new ServiceError("invalid", `${what} name must be at most ${MAX_NAME} characters`);
-  return name;
+  const parsed = displayName.safeParse(typeof value === "string" ? value : "");
+  if (!parsed.success) throw new ServiceError("invalid", `${what} ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
 }
 
 export function validPlan(value: unknown): Plan {

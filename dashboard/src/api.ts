@@ -22,7 +22,7 @@ import {
   sessionSchema,
   websiteListSchema,
   websiteResultSchema,
-  type AdminConversionsQuery,
+  type ConversionFilterInput,
   type Plan,
 } from "./schemas.js";
 
@@ -90,12 +90,48 @@ export const api = {
     call("POST", `projects/${encodeURIComponent(projectId)}/websites`, addedWebsiteSchema, { origin }),
   removeWebsite: (websiteId: string) => call("DELETE", `websites/${encodeURIComponent(websiteId)}`, websiteResultSchema),
 
-  conversions: (projectId: string, query: Partial<AdminConversionsQuery>) => {
-    const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(name, String(value));
-    return call("GET", `projects/${encodeURIComponent(projectId)}/conversions?${params}`, adminConversionListSchema);
-  },
+  conversions: (projectId: string, query: ConversionFilterInput & { offset: number; limit: number }) =>
+    call("GET", `projects/${encodeURIComponent(projectId)}/conversions?${queryString(query)}`, adminConversionListSchema),
   conversion: (projectId: string, uniqueId: string) =>
     call("GET", `projects/${encodeURIComponent(projectId)}/conversions/${encodeURIComponent(uniqueId)}`, adminConversionSchema),
-  conversionMap: (projectId: string) => call("GET", `projects/${encodeURIComponent(projectId)}/map`, conversionMapSchema),
+  conversionMap: (projectId: string, filter: ConversionFilterInput) =>
+    call("GET", `projects/${encodeURIComponent(projectId)}/map?${queryString(filter)}`, conversionMapSchema),
+  /** the export's address, for a streamed fetch (see exportConversions) */
+  exportUrl: (projectId: string, filter: ConversionFilterInput, format: "csv" | "ndjson") =>
+    `/admin/api/projects/${encodeURIComponent(projectId)}/conversions/export?${queryString({ ...filter, format })}`,
 };
+
+function queryString(values: Record<string, string | number | undefined>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== "") params.set(name, String(value));
+  return params;
+}
+
+/**
+ * Downloads an export while it streams, reporting the rows received so far; resolves with the
+ * file as a Blob and its row count. An answer that is not a file (a 400 for a bad filter) throws
+ * its message.
+ */
+export async function exportConversions(url: string, onRows: (rows: number) => void, signal?: AbortSignal): Promise<{ blob: Blob; rows: number; name: string }> {
+  const response = await fetch(url, { credentials: "same-origin", signal });
+  if (!response.ok || !response.body) {
+    const body: unknown = await response.json().catch(() => null);
+    const error = errorEnvelopeSchema.safeParse(body);
+    if (response.status === 401) onSignedOut();
+    throw new AdminApiError(error.success ? error.data.message : `Export failed (${response.status})`, response.status);
+  }
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  // a CSV's first line is its header
+  const headerLines = url.includes("format=csv") ? 1 : 0;
+  let newlines = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    for (const byte of value) if (byte === 10) newlines++;
+    onRows(Math.max(0, newlines - headerLines));
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "conversions";
+  return { blob: new Blob(parts as BlobPart[], { type: response.headers.get("content-type") ?? "" }), rows: Math.max(0, newlines - headerLines), name };
+}

@@ -12,6 +12,7 @@ import {
   projects,
   readLocation,
   selectedProject,
+  selectedProjectId,
   selectedTab,
   signedIn,
   TABS,
@@ -32,7 +33,11 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    if (signedIn.value) void reloadProjects().catch(() => {});
+    if (!signedIn.value) return;
+    void reloadProjects().then(() => {
+      // with one project there is nothing to choose: open it
+      if (projects.value.length === 1 && !selectedProjectId.value) openProject(projects.value[0]!.id, "conversions");
+    }, () => {});
   }, [signedIn.value]);
 
   return (

@@ -17,9 +17,9 @@ const planLabel = (plan: Plan) => {
   return `${plan[0]!.toUpperCase()}${plan.slice(1)} (${limit === null ? "unlimited" : `${limit.toLocaleString("en-US")} a month`})`;
 };
 
-function PlanSelect({ id, value, onChange }: { id: string; value: Plan; onChange: (plan: Plan) => void }) {
+function PlanSelect({ id, value, onChange }: { id: string; value: Plan; onChange: (plan: Plan, select: HTMLSelectElement) => void }) {
   return (
-    <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value as Plan)}>
+    <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value as Plan, e.currentTarget)}>
       {planSchema.options.map((p) => (
         <option value={p}>{planLabel(p)}</option>
       ))}
@@ -105,8 +105,19 @@ function CreateProject() {
 
 export function ProjectHeader({ project }: { project: AdminProject }) {
   const error = useSignal("");
-  const changePlan = async (plan: Plan) => {
+  const changePlan = async (plan: Plan, select: HTMLSelectElement) => {
     error.value = "";
+    const limit = PLANS[plan];
+    const used = project.usage.used;
+    const consequence =
+      limit !== null && used >= limit
+        ? ` This month's ${used.toLocaleString("en-US")} conversions are already over its limit: requests are refused until next month.`
+        : "";
+    // a plan decides what the project may use: never changed by a slip of the mouse wheel
+    if (!confirm(`Change ${project.name} from ${planLabel(project.plan)} to ${planLabel(plan)}? It takes effect on the next request.${consequence}`)) {
+      select.value = project.plan;
+      return;
+    }
     try {
       await api.setPlan(project.id, plan);
       await reloadProjects();

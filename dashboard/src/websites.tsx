@@ -1,6 +1,6 @@
 /** Websites of a project: add an origin pattern → public key + widget snippet; roll its key; remove. */
 import { useSignal } from "@preact/signals";
-import { parseOriginPattern } from "../../lib/origin/index.js";
+import { isExtensionPattern, parseOriginPattern } from "../../lib/origin/index.js";
 import { api } from "./api.js";
 import { CopyButton } from "./copy-button.js";
 import type { AdminWebsite } from "./schemas.js";
@@ -14,7 +14,7 @@ const EXAMPLES = [
   ["*.example.com", "any subdomain, not example.com itself"],
   ["localhost:5173", "a development server"],
   ["https://app.example.com:8443", "exactly this origin"],
-  ["chrome-extension://<extension id>", "a Chrome extension (moz-extension://<uuid> for Firefox)"],
+  ["chrome-extension://<32 letters a–p>", "a Chrome extension (moz-extension://<uuid> for Firefox); no widget snippet"],
 ] as const;
 
 export function WebsitesPanel({ projectId }: { projectId: string }) {
@@ -94,7 +94,13 @@ export function WebsitesPanel({ projectId }: { projectId: string }) {
       {added.value && (
         <>
           <SecretOnce title={`Public key for ${added.value.origin}`} value={added.value.publicKey} onDismiss={() => (added.value = null)} />
-          {added.value.snippet && <Snippet html={added.value.snippet} />}
+          {added.value.snippet ? (
+            <Snippet html={added.value.snippet} />
+          ) : (
+            isExtensionPattern(added.value.origin) && (
+              <p class="muted">Set this key in the extension's options: an extension calls the API directly and takes no widget snippet.</p>
+            )
+          )}
         </>
       )}
       {websites.value === null ? (
@@ -137,6 +143,11 @@ export function WebsitesPanel({ projectId }: { projectId: string }) {
           </table>
         </div>
       )}
+      <p class="muted" id="snippet-again">
+        Need a website's snippet again? Keys are stored only as hashes, so no one can read an existing key back: copy{" "}
+        <code>data-key</code> from a page that already embeds the widget, or roll the key to get a new key with its snippet here
+        (the old key stops working at once).
+      </p>
     </section>
   );
 }

@@ -1,8 +1,9 @@
 /**
  * The address each tab's page came from. Chrome (and Firefox) report it in webRequest
  * `onResponseStarted` as `details.ip`; it is kept in session storage, so a restarted service worker
- * still knows. Where no ip was seen (page loaded before install, served from cache), Firefox's
- * `dns.resolve` answers for the host name.
+ * still knows. A page from the back/forward cache or the HTTP cache brings no ip: then the address
+ * last seen for the same host name in this session answers, and after that Firefox's
+ * `dns.resolve`.
  */
 import type { StorageAreaLike } from "../shared/storage-area.js";
 
@@ -21,6 +22,7 @@ export interface ResponseStartedDetails {
 export type ResolveHost = (host: string) => Promise<string | null>;
 
 const key = (tabId: number) => `tab:${tabId}`;
+const hostKey = (host: string) => `host:${host}`;
 
 export interface TabServerIps {
   /** webRequest.onResponseStarted listener (main frames only) */
@@ -34,7 +36,16 @@ export function createTabServerIps(session: StorageAreaLike, resolveHost: Resolv
   return {
     onResponseStarted(details) {
       if (details.type !== "main_frame" || details.tabId < 0 || !details.ip) return;
-      void session.set({ [key(details.tabId)]: { url: details.url, ip: details.ip } satisfies TabServer });
+      let host = "";
+      try {
+        host = new URL(details.url).hostname;
+      } catch {
+        return;
+      }
+      void session.set({
+        [key(details.tabId)]: { url: details.url, ip: details.ip } satisfies TabServer,
+        [hostKey(host)]: details.ip,
+      });
     },
     onTabRemoved(tabId) {
       void session.remove(key(tabId));
@@ -49,6 +60,8 @@ export function createTabServerIps(session: StorageAreaLike, resolveHost: Resolv
       }
       // Same host is enough: in-page navigations (history API) do not start a new main-frame response.
       if (seen && sameHost(seen.url, host)) return { ip: seen.ip, source: "webRequest" };
+      const before = (await session.get(hostKey(host)))[hostKey(host)];
+      if (typeof before === "string") return { ip: before, source: "webRequest" };
       if (resolveHost && /^https?:$/.test(new URL(url).protocol)) {
         const ip = await resolveHost(host).catch(() => null);
         if (ip) return { ip, source: "dns" };

@@ -4,7 +4,7 @@
  * backs off after failures. A change of server or key empties the cache (other server, other answers).
  */
 import type { WxtBrowser as Browser } from "wxt/browser";
-import { createClient, isApiError, type IpAtlasClient } from "../../lib/client/index.js";
+import { createClient, isApiError, type IpAtlasClient, type QuotaInfo } from "../../lib/client/index.js";
 import { isPublicAddress, parseIp } from "../../lib/ip/index.js";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { LookupResponse, OwnIpResponse, TabServerResponse, WorkerRequest } from "../shared/messages.js";
@@ -12,13 +12,20 @@ import { isWorkerRequest } from "../shared/messages.js";
 import { DEFAULT_SETTINGS, isConfigured, loadSettings, SETTINGS_KEY, type Settings } from "../shared/settings.js";
 import type { StorageAreaLike } from "../shared/storage-area.js";
 import { NOT_CONFIGURED, toWireError, type WireError } from "../shared/wire-error.js";
+import { QUOTA_KEY } from "../shared/quota.js";
 import { syncOriginRule, type SessionRulesApi } from "../shared/origin-header.js";
 import { createBackoff } from "./backoff.js";
 import { createLookupBatcher } from "./batcher.js";
 import { createTabServerIps, type ResolveHost } from "./tab-server-ips.js";
 import { createTtlCache } from "./ttl-cache.js";
+import { installLookupMenu } from "./lookup-menu.js";
+import { flagDrawer } from "./offscreen-flags.js";
+import { createSiteFlag, type ActionApi } from "./site-flag.js";
 
 const PRUNE_EVERY_MS = 60 * 60_000;
+/** Your own address is asked again after this long (it changes with networks and VPNs). */
+const OWN_IP_TTL_MS = 10 * 60_000;
+const OWN_IP_KEY = "own-ip";
 
 /** Canonical public addresses only: private and reserved ones are never sent, garbage is dropped. */
 function publicIps(ips: unknown): string[] {
@@ -42,7 +49,8 @@ export function startWorker(browser: Browser, resolveHost: ResolveHost | null) {
   // chrome-extension://<id> or moz-extension://<uuid>: the worker runs at its extension's origin.
   const extensionOrigin = globalThis.location.origin;
   const rules = (browser as unknown as { declarativeNetRequest?: SessionRulesApi }).declarativeNetRequest;
-  const ready = loadSettings(local).then(async (loaded) => {
+  /** settles when the latest settings are in force; requests wait for it */
+  let ready = loadSettings(local).then(async (loaded) => {
     settings = loaded;
     await syncOriginRule(rules, settings.serverUrl, extensionOrigin);
   });
@@ -50,6 +58,14 @@ export function startWorker(browser: Browser, resolveHost: ResolveHost | null) {
   const backoff = createBackoff();
   const cache = createTtlCache({ area: local, ttlMs: () => settings.cacheTtlMinutes * 60_000 });
   const tabs = createTabServerIps(session, resolveHost);
+  let quota: QuotaInfo | null = null;
+
+  /** Every convert answer says how much of the month's quota is left: remembered for cards and popup. */
+  function noteQuota(seen: QuotaInfo) {
+    if (seen.limit === null || seen.remaining === null) return;
+    quota = seen;
+    void local.set({ [QUOTA_KEY]: seen });
+  }
 
   function currentClient(): IpAtlasClient | null {
     if (!isConfigured(settings)) return null;
@@ -67,7 +83,8 @@ export function startWorker(browser: Browser, resolveHost: ResolveHost | null) {
     async fetchBatch(ips) {
       const api = currentClient();
       if (!api) throw new Error(NOT_CONFIGURED.message);
-      const { data } = await api.bulkConvert(ips);
+      const { data, quota: seen } = await api.bulkConvert(ips);
+      noteQuota(seen);
       // Answers come in request order, one per address.
       return new Map(ips.map((ip, i): [string, IpObject | null] => [ip, data[i]?.conversion ?? null]));
     },
@@ -77,17 +94,22 @@ export function startWorker(browser: Browser, resolveHost: ResolveHost | null) {
     if (!currentClient()) return { results: {}, error: NOT_CONFIGURED };
     if (ips.length === 0) return { results: {}, error: null };
     const answer = await batcher.lookup(ips);
-    return { results: Object.fromEntries(answer.found), error: answer.error ? toWireError(answer.error) : null };
+    return { results: Object.fromEntries(answer.found), error: answer.error ? toWireError(answer.error) : null, quota };
   }
 
   async function ownIp(): Promise<OwnIpResponse> {
     const api = currentClient();
     if (!api) return { data: null, error: NOT_CONFIGURED };
+    // Each popup opening would otherwise cost a conversion.
+    const remembered = (await session.get(OWN_IP_KEY))[OWN_IP_KEY] as { data: OwnIpResponse["data"]; at: number } | undefined;
+    if (remembered && Date.now() - remembered.at < OWN_IP_TTL_MS) return { data: remembered.data, error: null };
     const blocked = backoff.blocking();
     if (blocked) return { data: null, error: toWireError(blocked) };
     try {
-      const { data } = await api.convert();
+      const { data, quota: seen } = await api.convert();
       backoff.succeeded();
+      noteQuota(seen);
+      await session.set({ [OWN_IP_KEY]: { data, at: Date.now() } });
       return { data, error: null };
     } catch (error) {
       if (!isApiError(error)) throw error;
@@ -110,12 +132,20 @@ export function startWorker(browser: Browser, resolveHost: ResolveHost | null) {
     if (!isPublic) return { host, ip: parsed.ip, source, isPublic, data: null, error: null };
     const answer = await lookup([parsed.ip]);
     const data = answer.results[parsed.ip] ?? null;
-    const code = data?.continent?.country?.code;
-    // MV3 `action`, Firefox MV2 `browserAction`: the badge shows the server's country code.
-    const badge = (browser.action ?? (browser as unknown as { browserAction?: typeof browser.action }).browserAction);
-    void badge?.setBadgeText({ tabId, text: code ?? "" })?.catch(() => {});
     return { host, ip: parsed.ip, source, isPublic, data, error: answer.error };
   }
+
+  // MV3 `action`, Firefox MV2 `browserAction`.
+  const action = (browser.action ?? (browser as unknown as { browserAction?: ActionApi }).browserAction) as ActionApi | undefined;
+  const siteFlag = createSiteFlag({
+    action,
+    tabServer: async (tabId, url) => {
+      await ready;
+      return tabServer(tabId, url);
+    },
+    drawFlag: flagDrawer(browser),
+    defaultIcon: { 16: "/icon/16.png", 32: "/icon/32.png" },
+  });
 
   async function handle(request: WorkerRequest): Promise<unknown> {
     await ready;
@@ -141,16 +171,20 @@ export function startWorker(browser: Browser, resolveHost: ResolveHost | null) {
 
   browser.storage.onChanged.addListener((changes, area) => {
     if (area !== "local" || !(SETTINGS_KEY in changes)) return;
-    void loadSettings(local).then(async (next) => {
+    // Chained: a lookup that arrives meanwhile goes to the new server with the new key.
+    ready = ready.then(() => loadSettings(local)).then(async (next) => {
       const serverChanged = next.serverUrl !== settings.serverUrl || next.apiKey !== settings.apiKey;
       settings = next;
       if (serverChanged) {
         client = null;
+        quota = null;
         await syncOriginRule(rules, settings.serverUrl, extensionOrigin);
         backoff.succeeded();
+        await Promise.all([session.remove(OWN_IP_KEY), local.remove(QUOTA_KEY)]);
         await cache.clear();
       }
     });
+    ready.catch(() => {}); // a failed storage read leaves the previous settings in force
   });
 
   browser.webRequest.onResponseStarted.addListener((details) => tabs.onResponseStarted(details), {
@@ -158,5 +192,10 @@ export function startWorker(browser: Browser, resolveHost: ResolveHost | null) {
     types: ["main_frame"],
   });
   browser.tabs.onRemoved.addListener((tabId) => tabs.onTabRemoved(tabId));
+  // Loads, reloads and in-page (history API) navigations: the flag goes back on the icon.
+  browser.tabs.onUpdated.addListener((tabId, change, tab) => {
+    if (change.status === "complete" || change.url) void siteFlag.update(tabId, tab.url);
+  });
+  installLookupMenu(browser);
   setInterval(() => void cache.prune(), PRUNE_EVERY_MS);
 }

@@ -24,5 +24,8 @@ dl { display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; margin: 0; }
 dt { color: var(--muted); }
 dd { margin: 0; }
 .note { margin: 0; color: var(--muted); }
+.links { margin: 8px 0 0; display: flex; flex-wrap: wrap; gap: 4px 12px; font-size: 12px; }
+a { color: var(--accent); }
+a:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
 .error { margin: 0; color: var(--warn); }
 `;

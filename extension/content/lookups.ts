@@ -3,6 +3,7 @@
  * coalesced over a short delay (the visible addresses of a scroll arrive together). The worker
  * does the dedup across tabs, the cache and the back-off.
  */
+import type { QuotaInfo } from "../../lib/client/index.js";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { LookupResponse } from "../shared/messages.js";
 import type { WireError } from "../shared/wire-error.js";
@@ -14,6 +15,8 @@ export interface ContentLookupsOptions {
   delayMs?: number;
   /** addresses per message */
   maxPerMessage?: number;
+  /** the project's quota, whenever an answer carries it */
+  onQuota?(quota: QuotaInfo): void;
 }
 
 export interface ContentLookups {
@@ -22,7 +25,7 @@ export interface ContentLookups {
   request(ips: readonly string[]): Promise<void>;
 }
 
-export function createContentLookups({ ask, delayMs = 40, maxPerMessage = 1000 }: ContentLookupsOptions): ContentLookups {
+export function createContentLookups({ ask, delayMs = 40, maxPerMessage = 1000, onQuota }: ContentLookupsOptions): ContentLookups {
   const results = new Map<string, Known>();
   const inFlight = new Map<string, Promise<void>>();
   let queue: string[] = [];
@@ -37,6 +40,7 @@ export function createContentLookups({ ask, delayMs = 40, maxPerMessage = 1000 }
       const message = String((error as Error)?.message ?? error);
       response = { results: {}, error: { kind: "unreachable", message, status: 0, retryAt: null } };
     }
+    if (response.quota) onQuota?.(response.quota);
     for (const ip of ips) {
       if (ip in response.results) results.set(ip, { data: response.results[ip] ?? null });
       else if (response.error) results.set(ip, { error: response.error });

@@ -54,9 +54,18 @@ describe("createScanner", () => {
       <script>var ip = "1.1.1.1";</script><style>/* 1.1.1.1 */</style>`);
     expect(await markTexts(page)).toEqual(["8.8.8.8", "2001:db8::1", "10.0.0.1"]);
     expect(await page.locator("ipatlas-ip").evaluateAll((els) => els.map((el) => [el.getAttribute("data-public"), el.tabIndex]))).toEqual([
-      ["1", 0],
-      ["0", 0],
-      ["0", 0],
+      ["1", -1],
+      ["0", -1],
+      ["0", -1],
+    ]);
+    await page.close();
+  });
+
+  it("makes no tab stops: marks in links are not focusable at all, the others only by script", async () => {
+    const page = await scan(`<p>See <a href="#x">host 8.8.8.8</a> and 1.1.1.1 or <button>9.9.9.9</button></p>`);
+    expect(await page.locator("ipatlas-ip").evaluateAll((els) => els.map((el) => [el.textContent, el.getAttribute("tabindex")]))).toEqual([
+      ["8.8.8.8", null],
+      ["1.1.1.1", "-1"],
     ]);
     await page.close();
   });

@@ -3,8 +3,8 @@
  * a 10,000-address log never blocks the main thread; new content is picked up by a
  * MutationObserver, which queues only the added nodes (no rescans of the page).
  */
-import { findIps, MAY_CONTAIN_IP } from "./find-ips.js";
-import { createMark, isMark, MARK_TAG, styleMarks } from "./marks.js";
+import { findIps, MAY_CONTAIN_IP } from "../shared/find-ips.js";
+import { createMark, FOCUSABLE_ANCESTOR, isMark, MARK_TAG, styleMarks } from "./marks.js";
 
 /** Where addresses are left alone: form fields, code editors, editable regions, non-text. */
 export const SKIP_SELECTOR = [
@@ -56,7 +56,7 @@ export function createScanner(options: ScannerOptions): Scanner {
   const queue: Node[] = [];
   let walker: TreeWalker | null = null;
   /** a text node whose replacement is being built across steps */
-  let building: { text: Text; data: string; fragment: DocumentFragment; at: number; marks: HTMLElement[] } | null = null;
+  let building: { text: Text; data: string; fragment: DocumentFragment; at: number; marks: HTMLElement[]; focusable: boolean } | null = null;
   let scheduled = false;
   let running = false;
   let waiters: Array<() => void> = [];
@@ -124,13 +124,14 @@ export function createScanner(options: ScannerOptions): Scanner {
   function wrap(text: Text, marks: HTMLElement[]): boolean {
     if (!building || building.text !== text) {
       if (!text.isConnected || isMark(text.parentElement)) return true;
-      building = { text, data: text.data, fragment: doc.createDocumentFragment(), at: 0, marks: [] };
+      const focusable = !(text.parentElement as Element | null)?.closest(FOCUSABLE_ANCESTOR);
+      building = { text, data: text.data, fragment: doc.createDocumentFragment(), at: 0, marks: [], focusable };
     }
     const job = building;
     const found = findIps(job.data, sliceSize, job.at);
     for (const match of found) {
       if (match.start > job.at) job.fragment.append(job.data.slice(job.at, match.start));
-      const mark = createMark(doc, job.data.slice(match.start, match.end), match);
+      const mark = createMark(doc, job.data.slice(match.start, match.end), match, job.focusable);
       job.fragment.append(mark);
       job.marks.push(mark);
       job.at = match.end;

@@ -4,21 +4,22 @@
  */
 import { createClient, isApiError } from "../../lib/client/index.js";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
+import { t } from "../shared/i18n.js";
 import { toWireError, type WireError } from "../shared/wire-error.js";
 
 export type ConnectionResult = { ok: true; data: IpObject | null } | { ok: false; error: WireError };
 
 /** A problem with the form's values that needs no request to find, or null. */
 export function checkFields(serverUrl: string, apiKey: string): string | null {
-  if (!serverUrl.trim()) return "Enter the Server URL of your IP Atlas server, e.g. https://geo.example.com";
+  if (!serverUrl.trim()) return t("fieldServerMissing");
   let url: URL;
   try {
     url = new URL(serverUrl.trim());
   } catch {
-    return "The Server URL is not a valid URL: it should look like https://geo.example.com";
+    return t("fieldServerInvalid");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "The Server URL must start with http:// or https://";
-  if (!apiKey.trim()) return "Enter an API key: a public key (ipa_pk_…) from `ipatlas website add`";
+  if (url.protocol !== "http:" && url.protocol !== "https:") return t("fieldServerProtocol");
+  if (!apiKey.trim()) return t("fieldKeyMissing");
   return null;
 }
 

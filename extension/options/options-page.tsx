@@ -9,6 +9,9 @@ import { useEffect } from "preact/hooks";
 import { CACHE_TTL_MINUTES, normalizeSite, type Settings } from "../shared/settings.js";
 import { describeError } from "../shared/wire-error.js";
 import { IpDetails } from "../shared/ip-details.js";
+import { CopyButton } from "../shared/copy-button.js";
+import { t } from "../shared/i18n.js";
+import { ServicesEditor } from "./services-editor.js";
 import { checkFields, registerCommand, testConnection, type ConnectionResult } from "./connection-check.js";
 
 export interface OptionsPageProps {
@@ -26,19 +29,6 @@ type Status =
   | { kind: "invalid"; message: string }
   | ({ kind: "tested" } & ConnectionResult);
 
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const copied = useSignal(false);
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      onClick={() => navigator.clipboard.writeText(text).then(() => (copied.value = true), () => {})}
-    >
-      {copied.value ? "Copied" : "Copy"}
-    </button>
-  );
-}
-
 export function OptionsPage({ load, save, origin, prepareServer }: OptionsPageProps) {
   const settings = useSignal<Settings | null>(null);
   const status = useSignal<Status>({ kind: "idle" });
@@ -55,7 +45,7 @@ export function OptionsPage({ load, save, origin, prepareServer }: OptionsPagePr
   };
 
   const s = settings.value;
-  if (!s) return <main aria-busy="true">Loading…</main>;
+  if (!s) return <main aria-busy="true">{t("loading")}</main>;
 
   const test = async () => {
     const problem = checkFields(s.serverUrl, s.apiKey);
@@ -73,7 +63,7 @@ export function OptionsPage({ load, save, origin, prepareServer }: OptionsPagePr
     event.preventDefault();
     const site = normalizeSite(newSite.value);
     if (!site) {
-      siteError.value = "Enter a host name such as example.com";
+      siteError.value = t("siteInvalid");
       return;
     }
     siteError.value = null;
@@ -84,10 +74,10 @@ export function OptionsPage({ load, save, origin, prepareServer }: OptionsPagePr
   const st = status.value;
   return (
     <main>
-      <h1>IP Atlas options</h1>
+      <h1>{t("optionsTitle")}</h1>
 
-      <h2>Server</h2>
-      <label for="server-url">Server URL</label>
+      <h2>{t("serverHeading")}</h2>
+      <label for="server-url">{t("serverUrl")}</label>
       <input
         id="server-url"
         type="url"
@@ -95,7 +85,7 @@ export function OptionsPage({ load, save, origin, prepareServer }: OptionsPagePr
         value={s.serverUrl}
         onInput={(e) => update({ serverUrl: e.currentTarget.value })}
       />
-      <label for="api-key">API key</label>
+      <label for="api-key">{t("apiKey")}</label>
       <input
         id="api-key"
         type="text"
@@ -106,20 +96,20 @@ export function OptionsPage({ load, save, origin, prepareServer }: OptionsPagePr
         onInput={(e) => update({ apiKey: e.currentTarget.value })}
       />
       <p class="muted">
-        Use a public key bound to this extension's origin <code>{origin}</code>.
+        {t("apiKeyNote")} <code>{origin}</code>
       </p>
       <div class="row">
         <button type="button" class="primary" onClick={test} disabled={st.kind === "testing"}>
-          Test connection
+          {t("testConnection")}
         </button>
       </div>
       <div role="status" aria-live="polite">
-        {st.kind === "testing" && <p class="status">Testing…</p>}
+        {st.kind === "testing" && <p class="status">{t("testing")}</p>}
         {st.kind === "invalid" && <p class="status error">{st.message}</p>}
         {st.kind === "tested" && st.ok && (
           <div class="status ok">
-            <p>Connected. The server sees you as:</p>
-            {st.data?.ip ? <IpDetails ip={st.data.ip} data={st.data} /> : <p class="muted">(no address)</p>}
+            <p>{t("connected")}</p>
+            {st.data?.ip ? <IpDetails ip={st.data.ip} data={st.data} /> : <p class="muted">{t("noAddress")}</p>}
           </div>
         )}
         {st.kind === "tested" && !st.ok && (
@@ -128,36 +118,36 @@ export function OptionsPage({ load, save, origin, prepareServer }: OptionsPagePr
             {st.error.kind === "origin-not-allowed" && (
               <>
                 <p>
-                  This extension's origin: <code>{origin}</code> <CopyButton text={origin} label="Copy the extension's origin" />
+                  {t("extensionOrigin")} <code>{origin}</code> <CopyButton text={origin} label={t("copyOrigin")} />
                 </p>
-                <p>Register it with the key's project, then paste the public key it prints:</p>
+                <p>{t("registerHint")}</p>
                 <pre>{registerCommand(origin)}</pre>
-                <CopyButton text={registerCommand(origin)} label="Copy the command" />
+                <CopyButton text={registerCommand(origin)} label={t("copyCommand")} />
               </>
             )}
           </div>
         )}
       </div>
 
-      <h2>Where it runs</h2>
+      <h2>{t("whereHeading")}</h2>
       <label class="inline">
         <input type="checkbox" checked={s.enabled} onChange={(e) => update({ enabled: e.currentTarget.checked })} />
-        Show IP cards on web pages
+        {t("enabledLabel")}
       </label>
-      <label for="new-site">Sites where it is off</label>
+      <label for="new-site">{t("sitesOff")}</label>
       {s.disabledSites.length === 0 ? (
-        <p class="muted">None.</p>
+        <p class="muted">{t("none")}</p>
       ) : (
-        <ul class="sites" aria-label="Sites where it is off">
+        <ul class="sites" aria-label={t("sitesOff")}>
           {s.disabledSites.map((site) => (
             <li key={site}>
               <span>{site}</span>
               <button
                 type="button"
-                aria-label={`Turn on for ${site}`}
+                aria-label={t("turnOnFor", site)}
                 onClick={() => update({ disabledSites: s.disabledSites.filter((x) => x !== site) })}
               >
-                Remove
+                {t("remove")}
               </button>
             </li>
           ))}
@@ -172,12 +162,12 @@ export function OptionsPage({ load, save, origin, prepareServer }: OptionsPagePr
           onInput={(e) => (newSite.value = e.currentTarget.value)}
           style="flex: 1"
         />
-        <button type="submit">Add site</button>
+        <button type="submit">{t("addSite")}</button>
       </form>
       {siteError.value && <p class="status error">{siteError.value}</p>}
 
-      <h2>Cache</h2>
-      <label for="cache-ttl">Cache lifetime (minutes)</label>
+      <h2>{t("cacheHeading")}</h2>
+      <label for="cache-ttl">{t("cacheTtl")}</label>
       <input
         id="cache-ttl"
         type="number"
@@ -186,7 +176,16 @@ export function OptionsPage({ load, save, origin, prepareServer }: OptionsPagePr
         value={s.cacheTtlMinutes}
         onChange={(e) => update({ cacheTtlMinutes: Number(e.currentTarget.value) })}
       />
-      <p class="muted">Looked-up addresses are remembered this long, so a second visit sends nothing.</p>
+      <p class="muted">{t("cacheNote")}</p>
+
+      <h2>{t("quotaHeading")}</h2>
+      <label class="inline">
+        <input type="checkbox" checked={s.prefetchVisible} onChange={(e) => update({ prefetchVisible: e.currentTarget.checked })} />
+        {t("prefetchLabel")}
+      </label>
+      <p class="muted">{t("prefetchNote")}</p>
+
+      <ServicesEditor services={s.services} onChange={(services) => update({ services })} />
     </main>
   );
 }

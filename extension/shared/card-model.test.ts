@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bareIpObject, type IpObject } from "../../lib/schemas/ip-object.js";
-import { isEmptySummary, summarizeIp } from "./card-model.js";
+import { blockSize, isEmptySummary, summarizeIp } from "./card-model.js";
 
 function located(patch: { city?: string | null; registered?: string }): IpObject {
   return {
@@ -46,5 +46,14 @@ describe("summarizeIp", () => {
     const bare = summarizeIp("192.0.2.1", bareIpObject("192.0.2.1", "ipv4"));
     expect(isEmptySummary(bare)).toBe(true);
     expect(isEmptySummary(summarizeIp("x", null))).toBe(true);
+  });
+});
+
+describe("blockSize", () => {
+  it("counts the addresses of a CIDR block", () => {
+    expect(blockSize("45.33.0.0", 16)).toBe("65,536");
+    expect(blockSize("45.33.0.0", 32)).toBe("1");
+    expect(blockSize("2001:db8::", 32)).toBe("2^96");
+    expect(blockSize("2001:db8::", 112)).toBe("65,536");
   });
 });

@@ -19,8 +19,6 @@ export interface IpSummary {
   registeredCountry: string | null;
 }
 
-export const PRIVATE_LABEL = "Private / reserved address";
-export const NO_LOCATION_LABEL = "No location known for this address";
 
 export function summarizeIp(ip: string, data: IpObject | null): IpSummary {
   const country = data?.continent?.country ?? null;
@@ -48,4 +46,10 @@ export function summarizeIp(ip: string, data: IpObject | null): IpSummary {
 /** True when the summary has nothing to show but the address. */
 export function isEmptySummary(summary: IpSummary): boolean {
   return !summary.country && !summary.place && !summary.network && !summary.registeredCountry;
+}
+
+/** How many addresses a CIDR block holds: "65,536", or "2^96" where the number gets unwieldy. */
+export function blockSize(ip: string, prefix: number, lang = "en"): string {
+  const bits = (ip.includes(":") ? 128 : 32) - prefix;
+  return bits <= 32 ? new Intl.NumberFormat(lang).format(2 ** bits) : `2^${bits}`;
 }

@@ -4,10 +4,11 @@
  * image comes first). No referrer: the user's server need not learn which page they were reading.
  */
 import { useState } from "preact/hooks";
+import { t } from "./i18n.js";
 
 export function Flag({ img, emoji, country }: { img: string | null; emoji: string | null; country: string | null }) {
   const [broken, setBroken] = useState(false);
-  const label = `Flag of ${country ?? "the country"}`;
+  const label = country ? t("flagOf", country) : t("flag");
   if (img && !broken) {
     return (
       <img

@@ -1,23 +1,36 @@
-/** An address with its flag, place and network, for the popup (the hover card has its own compact view). */
+/** An address with its flag, place and network, a Copy button and the lookup services, for the popup and options. */
 import type { IpObject } from "../../lib/schemas/ip-object.js";
+import { CopyButton } from "./copy-button.js";
 import { Flag } from "./flag.js";
+import { t } from "./i18n.js";
+import { ServiceLinks } from "./service-links.js";
+import type { LookupService } from "./services.js";
 import { SummaryList } from "./summary-list.js";
-import { isEmptySummary, NO_LOCATION_LABEL, PRIVATE_LABEL, summarizeIp } from "./card-model.js";
+import { isEmptySummary, summarizeIp } from "./card-model.js";
 
-export function IpDetails({ ip, data, isPublic = true }: { ip: string; data: IpObject | null; isPublic?: boolean }) {
+export interface IpDetailsProps {
+  ip: string;
+  data: IpObject | null;
+  isPublic?: boolean;
+  services?: readonly LookupService[];
+}
+
+export function IpDetails({ ip, data, isPublic = true, services = [] }: IpDetailsProps) {
   const summary = summarizeIp(ip, data);
   return (
     <div>
-      <div class="mono">
-        <Flag img={summary.flagImg} emoji={summary.flag} country={summary.country} /> {ip}
+      <div class="mono address">
+        <Flag img={summary.flagImg} emoji={summary.flag} country={summary.country} /> <span>{ip}</span>{" "}
+        <CopyButton text={ip} label={t("copyLabel", ip)} />
       </div>
       {!isPublic ? (
-        <p class="muted">{PRIVATE_LABEL}</p>
+        <p class="muted">{t("privateAddress")}</p>
       ) : isEmptySummary(summary) ? (
-        <p class="muted">{NO_LOCATION_LABEL}</p>
+        <p class="muted">{t("noLocation")}</p>
       ) : (
         <SummaryList summary={summary} />
       )}
+      {isPublic && <ServiceLinks ip={ip} services={services} />}
     </div>
   );
 }

@@ -2,6 +2,7 @@
  * What the content script, popup and options page ask the background worker, and what it answers.
  * One table of request → response types, so both ends are checked by the compiler.
  */
+import type { QuotaInfo } from "../../lib/client/index.js";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { WireError } from "./wire-error.js";
 
@@ -24,6 +25,8 @@ export type WorkerRequest = LookupRequest | OwnIpRequest | TabServerRequest;
 export interface LookupResponse {
   results: Record<string, IpObject | null>;
   error: WireError | null;
+  /** the project's quota as the server last reported it; null until known or on an unlimited plan */
+  quota?: QuotaInfo | null;
 }
 export interface OwnIpResponse {
   data: IpObject | null;
@@ -59,4 +62,23 @@ export function askWorker<R extends WorkerRequest>(
 export function isWorkerRequest(value: unknown): value is WorkerRequest {
   const type = (value as { type?: unknown } | null)?.type;
   return type === "lookup" || type === "own-ip" || type === "tab-server";
+}
+
+/**
+ * Worker → content script: show the card for the first address in `text` (context menu on a
+ * selection or link), or in the page's selection when `text` is absent (keyboard shortcut).
+ * The content script answers whether it could; if not, the worker opens the popup's lookup box.
+ */
+export interface ShowLookupMessage {
+  type: "show-lookup";
+  text?: string;
+}
+export interface ShowLookupResponse {
+  shown: boolean;
+  /** what was looked at, for the lookup box */
+  text: string;
+}
+
+export function isShowLookupMessage(value: unknown): value is ShowLookupMessage {
+  return (value as { type?: unknown } | null)?.type === "show-lookup";
 }

@@ -2,6 +2,7 @@
  * The user's settings (options page and popup), kept under one key in extension storage so every
  * context reads the same thing and `storage.onChanged` tells them when it changes.
  */
+import { DEFAULT_SERVICES, sanitizeServices, type LookupService } from "./services.js";
 import type { StorageAreaLike } from "./storage-area.js";
 
 export interface Settings {
@@ -15,6 +16,13 @@ export interface Settings {
   disabledSites: string[];
   /** how long a looked-up address is remembered */
   cacheTtlMinutes: number;
+  /**
+   * Look up the addresses that scroll into view before they are hovered. Off by default: every
+   * address on screen then counts against the project's monthly quota.
+   */
+  prefetchVisible: boolean;
+  /** pages the popup and card link to for an address (options: "Lookup services") */
+  services: LookupService[];
 }
 
 export const SETTINGS_KEY = "settings";
@@ -26,6 +34,8 @@ export const DEFAULT_SETTINGS: Settings = {
   enabled: true,
   disabledSites: [],
   cacheTtlMinutes: CACHE_TTL_MINUTES.default,
+  prefetchVisible: false,
+  services: [...DEFAULT_SERVICES],
 };
 
 /** A host name as the disabled list keeps it: lowercase, no `www.`; null for anything that is not a host. */
@@ -55,6 +65,8 @@ export function sanitizeSettings(raw: unknown): Settings {
     cacheTtlMinutes: Number.isFinite(ttl)
       ? Math.min(CACHE_TTL_MINUTES.max, Math.max(CACHE_TTL_MINUTES.min, Math.round(ttl)))
       : DEFAULT_SETTINGS.cacheTtlMinutes,
+    prefetchVisible: value.prefetchVisible === true,
+    services: sanitizeServices(value.services),
   };
 }
 

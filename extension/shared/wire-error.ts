@@ -3,6 +3,7 @@
  * plain words each kind of failure gets in the options page, popup and hover card.
  */
 import type { ApiError, ApiErrorKind } from "../../lib/client/index.js";
+import { t } from "./i18n.js";
 
 export interface WireError {
   kind: ApiErrorKind | "not-configured";
@@ -26,35 +27,40 @@ export const NOT_CONFIGURED: WireError = {
 function until(retryAt: number | null, now: number): string {
   if (retryAt === null) return "";
   const minutes = Math.max(1, Math.ceil((retryAt - now) / 60_000));
-  return minutes >= 120
-    ? ` Lookups resume at ${new Date(retryAt).toISOString().slice(0, 16).replace("T", " ")} UTC.`
-    : ` Lookups resume in about ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  return (
+    " " +
+    (minutes >= 120
+      ? t("resumeAt", new Date(retryAt).toISOString().slice(0, 16).replace("T", " "))
+      : minutes === 1
+        ? t("resumeInMinute")
+        : t("resumeInMinutes", minutes))
+  );
 }
 
 /** One sentence (or two) that says what is wrong and what to do. */
 export function describeError(error: WireError, now = Date.now()): string {
   switch (error.kind) {
     case "not-configured":
-      return error.message + ".";
+      return t("errorNotConfigured");
     case "unreachable":
-      return "The IP Atlas server could not be reached: check the Server URL and that the server is running.";
+      return t("errorUnreachable");
     case "bad-response":
-      return `That address does not answer like an IP Atlas server (HTTP ${error.status}): check the Server URL.`;
+      return t("errorBadResponse", error.status);
     case "missing-key":
-      return "No API key was sent: paste your public key (ipa_pk_…) into API key.";
+      return t("errorMissingKey");
     case "invalid-key":
-      return "The server does not know this API key (unknown, revoked or rolled): paste a current public key.";
+      return t("errorInvalidKey");
     case "origin-not-allowed":
-      return "This extension's origin is not registered for the key: add it as a website of the key's project.";
+      return t("errorOriginNotAllowed");
     case "forbidden":
-      return `The server refused: ${error.message}.`;
+      return t("errorForbidden", error.message);
     case "quota-exceeded":
-      return "The project's monthly conversion quota is used up." + until(error.retryAt, now);
+      return t("errorQuotaExceeded") + until(error.retryAt, now);
     case "rate-limited":
-      return "Too many lookups in a short time: the extension pauses." + until(error.retryAt, now);
+      return t("errorRateLimited") + until(error.retryAt, now);
     case "invalid-request":
-      return `The server rejected the request: ${error.message}.`;
+      return t("errorInvalidRequest", error.message);
     case "server-error":
-      return `The server had an internal error (HTTP ${error.status}); the extension will try again later.`;
+      return t("errorServer", error.status);
   }
 }

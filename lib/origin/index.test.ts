@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { originAllowed, parseOriginPattern } from "./index.js";
+import { isExtensionPattern, originAllowed, parseOriginPattern } from "./index.js";
 
 const normalized = (input: string) => {
   const result = parseOriginPattern(input);
@@ -22,9 +22,28 @@ describe("parseOriginPattern", () => {
   it("refuses what is not an origin pattern", () => {
     for (const bad of ["", "   ", "example.com/path", "https://example.com/path", "ftp://example.com", "ex ample.com",
       "*", "*.", "a.*.example.com", "https://*.example.com", "example.com:99999", "user@example.com", "example.com?x=1", "-bad-.com",
-      "*.com", "*.localhost:8080", "null", "NULL"]) {
+      "*.com", "*.localhost:8080", "null", "NULL", "https://user@shop.example.com", "https://shop%2eexample.com",
+      "shop.example.com:", "https://shop.example.com:", "shop.example.com:0443", "https://shop.example.com:0443", ".example.org",
+      "a..example.org", "*..example.org", "https://a..example.org", "example.com:0", "chrome-extension://abc",
+      "chrome-extension://abcdefghijklmnopabcdefghijklmnoz", "moz-extension://abc", "safari-web-extension://abcdefghijklmnopabcdefghijklmnop"]) {
       expect(parseOriginPattern(bad).ok, bad).toBe(false);
     }
+  });
+});
+
+describe("extension ids", () => {
+  it("names what a valid id looks like", () => {
+    const result = parseOriginPattern("chrome-extension://abc");
+    expect(result.ok ? "" : result.error).toMatch(/32 letters from a to p/);
+    const firefox = parseOriginPattern("moz-extension://not-a-uuid");
+    expect(firefox.ok ? "" : firefox.error).toMatch(/UUID/);
+  });
+
+  it("tells extension patterns from websites", () => {
+    expect(isExtensionPattern("chrome-extension://abcdefghijklmnopabcdefghijklmnop")).toBe(true);
+    expect(isExtensionPattern("moz-extension://1b2c3d4e-0000-4000-8000-123456789abc")).toBe(true);
+    expect(isExtensionPattern("example.com")).toBe(false);
+    expect(isExtensionPattern("https://app.example.com:8443")).toBe(false);
   });
 });
 
@@ -54,8 +73,9 @@ describe("originAllowed", () => {
     expect(originAllowed("example.com:80", "https://example.com")).toBe(false);
     expect(originAllowed("https://app.example.com:8443", "https://app.example.com:8443")).toBe(true);
     expect(originAllowed("https://app.example.com:8443", "http://app.example.com:8443")).toBe(false);
-    expect(originAllowed("chrome-extension://abc", "chrome-extension://ABC")).toBe(true);
-    expect(originAllowed("chrome-extension://abc", "moz-extension://abc")).toBe(false);
+    const chrome = "chrome-extension://abcdefghijklmnopabcdefghijklmnop";
+    expect(originAllowed(chrome, chrome.toUpperCase().replace("CHROME-EXTENSION", "chrome-extension"))).toBe(true);
+    expect(originAllowed(chrome, "moz-extension://abcdefghijklmnopabcdefghijklmnop")).toBe(false);
   });
 
   it("compares IDNs in punycode and never allows a missing or null Origin", () => {
@@ -63,5 +83,20 @@ describe("originAllowed", () => {
     expect(originAllowed("example.com", undefined)).toBe(false);
     expect(originAllowed("example.com", "null")).toBe(false);
     expect(originAllowed("example.com", "https://example.com/path")).toBe(false);
+  });
+
+  it("takes an Origin header only as a browser serializes it", () => {
+    const refused = ["https://shop.example.com/", "https://user@shop.example.com", "https://user:pw@shop.example.com",
+      "https://shop%2eexample.com", "https://shop.example.com:", "https://shop.example.com:0443", "https://shop.example.com:443",
+      "https://.example.org", "https://a..example.org", "https://shop.example.com.", "https://b\u00fccher.de", " https://shop.example.com",
+      "https://shop.example.com/?", "https://shop.example.com#", "https://010.1.1.1", "https://shop.example.com\\"];
+    for (const origin of refused) {
+      expect(originAllowed("shop.example.com", origin), origin).toBe(false);
+      expect(originAllowed("*.example.org", origin), origin).toBe(false);
+      expect(originAllowed("https://shop.example.com", origin), origin).toBe(false);
+    }
+    expect(originAllowed("*.example.org", "https://a.example.org")).toBe(true);
+    expect(originAllowed("shop.example.com", "https://shop.example.com")).toBe(true);
+    expect(originAllowed("https://shop.example.com/", "https://shop.example.com")).toBe(true);
   });
 });

@@ -10,6 +10,7 @@
  *   https://app.example.com:8443   exactly this origin (also chrome-extension://ID, moz-extension://UUID)
  *
  * Case-insensitive; internationalised names are compared in punycode (URL does the conversion).
+ * A pattern may end in one `/` (pasted URLs); a request's Origin must be exactly an origin.
  */
 
 export type OriginPattern =
@@ -19,22 +20,41 @@ export type OriginPattern =
 export type ParseResult = { ok: true; pattern: OriginPattern; normalized: string } | { ok: false; error: string };
 
 const EXTENSION = /^(chrome-extension|moz-extension|safari-web-extension):\/\/([a-z0-9-]+)\/?$/;
+/** What each browser uses as an extension's host: Chrome 32 letters a–p, Firefox and Safari a UUID. */
+const EXTENSION_IDS: Record<string, { id: RegExp; what: string }> = {
+  "chrome-extension": { id: /^[a-p]{32}$/, what: "a Chrome extension id is 32 letters from a to p" },
+  "moz-extension": { id: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, what: "a Firefox extension id is a UUID" },
+  "safari-web-extension": { id: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, what: "a Safari extension id is a UUID" },
+};
+
+/** True for browser-extension patterns: they call the API from the extension, never embed the widget. */
+export function isExtensionPattern(pattern: string): boolean {
+  return EXTENSION.test(pattern.trim().toLowerCase());
+}
 const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
 const MAX_LENGTH = 253 + 40;
 
-/** host[:port] through URL, so IDNs become punycode and ports are checked; null when it is not just a host. */
+/** A host name of non-empty labels, a dotted quad or a bracketed IPv6 address (as URL gives them back). */
+function validHost(host: string): boolean {
+  return host.startsWith("[") || /^\d+(\.\d+){3}$/.test(host) || HOSTNAME.test(host);
+}
+
+/**
+ * host[:port] through URL, so IDNs become punycode and ports are checked; null when it is not just
+ * a host. No userinfo, percent-encoding, empty port (`example.com:`) or port with a leading zero.
+ */
 function parseHostPort(text: string, scheme: "http" | "https"): { host: string; port: string } | null {
-  if (!/^[^/?#@\s\\]+$/.test(text)) return null;
+  if (!/^[^/?#@%\s\\]+$/.test(text)) return null;
+  const portText = /^(?:\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(text)?.[1];
+  if (portText !== undefined && !/^[1-9]\d{0,4}$/.test(portText)) return null;
   let url: URL;
   try {
     url = new URL(`${scheme}://${text}`);
   } catch {
     return null;
   }
-  const host = url.hostname;
-  const isIp = host.startsWith("[") || /^\d+(\.\d+){3}$/.test(host);
-  if (!isIp && !HOSTNAME.test(host)) return null;
-  return { host, port: url.port };
+  if (!validHost(url.hostname)) return null;
+  return { host: url.hostname, port: url.port };
 }
 
 function describe(pattern: OriginPattern): string {
@@ -50,6 +70,8 @@ export function parseOriginPattern(input: string): ParseResult {
 
   const extension = EXTENSION.exec(text);
   if (extension) {
+    const rule = EXTENSION_IDS[extension[1]!]!;
+    if (!rule.id.test(extension[2]!)) return fail(`Not an extension origin: ${input.trim()} (${rule.what})`);
     const pattern: OriginPattern = { kind: "exact", origin: `${extension[1]}://${extension[2]}` };
     return { ok: true, pattern, normalized: describe(pattern) };
   }
@@ -90,17 +112,28 @@ interface ParsedOrigin {
   origin: string;
 }
 
+/**
+ * A request's Origin header: exactly a serialized origin (RFC 6454), as browsers send it. No path
+ * or trailing slash, userinfo, percent-encoding, empty or explicit default port, leading zeros,
+ * empty labels: anything URL would have to rewrite is refused, not normalised. Case is ignored.
+ */
 function parseOrigin(origin: string): ParsedOrigin | null {
-  const text = origin.trim().toLowerCase();
+  const text = origin.toLowerCase();
   const extension = EXTENSION.exec(text);
   if (extension) return { scheme: extension[1]!, host: extension[2]!, port: "", origin: `${extension[1]}://${extension[2]}` };
-  if (!/^https?:\/\/[^/]+\/?$/.test(text)) return null;
+  if (!/^https?:\/\/[^/?#@%\s\\]+$/.test(text)) return null;
   try {
     const url = new URL(text);
+    if (url.origin !== text || !validHost(url.hostname)) return null;
     return { scheme: url.protocol.slice(0, -1), host: url.hostname, port: url.port, origin: url.origin };
   } catch {
     return null;
   }
+}
+
+/** True when `origin` is exactly a serialized origin, as a browser sends in its Origin header. */
+export function isSerializedOrigin(origin: string | null | undefined): boolean {
+  return typeof origin === "string" && origin !== "null" && parseOrigin(origin) !== null;
 }
 
 /** True when a request's Origin header is allowed by the pattern. A missing or `null` Origin never is. */

@@ -14,6 +14,7 @@ export const ADMIN_MESSAGES = {
   invalidToken: "Invalid admin token",
   csrfRejected: "Missing or invalid CSRF token",
   crossOrigin: "Cross-origin request refused",
+  tooManySignIns: "Too many sign-in attempts waiting from your address",
 } as const;
 
 /** Header the dashboard sends on every mutation: the session's CSRF token, which another site cannot read. */
@@ -44,13 +45,18 @@ export const adminProjectSchema = projectSchema.extend({ usage: usageSchema });
 export type AdminProject = z.infer<typeof adminProjectSchema>;
 export const projectListSchema = z.object({ projects: z.array(adminProjectSchema) });
 
-/** a display name: control characters (NUL among them, which PostgreSQL cannot store) are refused */
-const displayName = z
+/**
+ * A project or key name, for the admin API and (through server/services) the CLI alike. Control
+ * characters are refused: NUL, which PostgreSQL cannot store, and ESC or BEL, which a terminal
+ * would obey when `project list` prints the name; so are the bidirectional overrides and
+ * isolates, which make a listed name read differently from what it is.
+ */
+export const displayName = z
   .string({ error: "name must be a string" })
   .trim()
   .min(1, "name is required")
   .max(100, "name must be at most 100 characters")
-  .regex(/^[^\p{Cc}]*$/u, "name must not contain control characters");
+  .regex(/^[^\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/u, "name must not contain control characters");
 const projectName = displayName;
 const planField = z.enum(planSchema.options, { error: "plan must be one of free, starter, growth, scale" });
 
@@ -130,8 +136,29 @@ export const adminConversionsQuerySchema = z.object({
   status: z
     .enum(conversionStatusSchema.options, { error: "status must be one of success, failed, invalid-ip-address" })
     .optional(),
+  /** ISO 3166-1 alpha-2 of the located country */
+  country: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, "country must be a two-letter country code")
+    .transform((code) => code.toUpperCase())
+    .optional(),
+  /** autonomous system number, with or without the AS prefix */
+  asn: z
+    .string()
+    .trim()
+    .regex(/^(AS)?\d{1,10}$/i, "asn must be an AS number such as 15169 or AS15169")
+    .transform((value) => Number(value.replace(/^AS/i, "")))
+    .optional(),
 });
 export type AdminConversionsQuery = z.infer<typeof adminConversionsQuerySchema>;
+/** the list's filters, as the dashboard sends them (before parsing) */
+export type ConversionFilterInput = { ipSearch?: string; status?: string; country?: string; asn?: string };
+
+export const EXPORT_FORMATS = ["csv", "ndjson"] as const;
+export const exportQuerySchema = adminConversionsQuerySchema.omit({ offset: true, limit: true }).extend({
+  format: z.enum(EXPORT_FORMATS, { error: "format must be csv or ndjson" }).optional().default("csv"),
+});
 
 export const adminConversionListSchema = z.object({
   conversions: z.array(conversionSchema),
@@ -153,5 +180,8 @@ export const conversionMapSchema = z.object({
   countries: z.array(
     z.object({ code: z.string(), numeric: z.string().nullable(), name: z.string(), count: z.number().int() }),
   ),
+  /** matching conversions per UTC day over the last MAP_DAYS days, oldest first, days without any included */
+  days: z.array(z.object({ day: z.string(), count: z.number().int() })),
 });
+export const MAP_DAYS = 30;
 export type ConversionMap = z.infer<typeof conversionMapSchema>;

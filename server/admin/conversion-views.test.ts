@@ -6,6 +6,7 @@ import { createStorage } from "../storage/index.js";
 import { sampleConversion } from "../../test/helpers/sample-conversions.js";
 import type { Storage } from "../storage/types.js";
 import { conversionMap, conversionPage } from "./conversion-views.js";
+import { CSV_COLUMNS, csvRow, exportStream } from "./conversion-export.js";
 
 let storage: Storage;
 let projectId: string;
@@ -43,6 +44,16 @@ describe("conversionPage", () => {
     expect(success.conversions).toHaveLength(50);
     expect(await conversionPage(storage, { projectId, offset: 0, limit: 10, status: "failed" })).toEqual({ conversions: [], totalCount: 0, hasMore: false });
   });
+
+  it("filters by country and by AS number", async () => {
+    // even rows are London (variant 0, AS13335), rows 1 mod 4 Sydney (variant 5, AS13340)
+    expect((await conversionPage(storage, { projectId, offset: 0, limit: 5, country: "GB" })).totalCount).toBe(550);
+    expect((await conversionPage(storage, { projectId, offset: 0, limit: 5, country: "AU" })).totalCount).toBe(275);
+    const sydney = await conversionPage(storage, { projectId, offset: 0, limit: 5, asn: 13340 });
+    expect(sydney.totalCount).toBe(275);
+    expect(sydney.conversions.every((c) => (c.data as { asn: { number: number } }).asn.number === 13340)).toBe(true);
+    expect((await conversionPage(storage, { projectId, offset: 0, limit: 5, country: "GB", asn: 13340 })).totalCount).toBe(0);
+  });
 });
 
 describe("conversionMap", () => {
@@ -59,5 +70,33 @@ describe("conversionMap", () => {
     expect(map.points.reduce((sum, p) => sum + p.count, 0)).toBe(750);
     expect(map.points[0]!.count).toBeGreaterThanOrEqual(map.points.at(-1)!.count);
     expect(map.points[0]!.label).toMatch(/^(London, United Kingdom|Sydney, Australia)$/);
+  });
+
+  it("follows the filter and counts conversions per day over the last 30 days", async () => {
+    const map = await conversionMap(storage, projectId, 1000, { country: "AU" });
+    expect(map.countries.map((c) => c.code)).toEqual(["AU"]);
+    expect(map.sampled).toBe(275);
+    expect(map.days).toHaveLength(30);
+    expect(map.days.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), count: 275 });
+    expect(map.days.slice(0, -1).every((d) => d.count === 0)).toBe(true);
+  });
+});
+
+describe("exportStream", () => {
+  it("streams the filtered rows as CSV with a header, or as NDJSON", async () => {
+    const csv = await new Response(exportStream(storage, projectId, { country: "AU" }, "csv")).text();
+    const lines = csv.trimEnd().split("\r\n");
+    expect(lines[0]).toBe(CSV_COLUMNS.join(","));
+    expect(lines).toHaveLength(276);
+    expect(lines[1]).toMatch(/,success,10\.1\.\d+\.\d+,AU,/);
+    const ndjson = await new Response(exportStream(storage, projectId, { status: "invalid-ip-address" }, "ndjson")).text();
+    const rows = ndjson.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(rows).toHaveLength(275);
+    expect(rows[0]).toMatchObject({ status: "invalid-ip-address", uniqueId: expect.any(String) });
+  });
+
+  it("keeps spreadsheet formulas and separators inert", () => {
+    const row = csvRow({ uniqueId: "u", createdAt: "t", status: "invalid-ip-address", data: bareIpObject('=HYPERLINK("x"),1', null) } as never);
+    expect(row).toBe('u,t,invalid-ip-address,"\'=HYPERLINK(""x""),1",,,,,,,\r\n');
   });
 });

@@ -1,83 +1,132 @@
 /**
- * The dashboard's read views of stored conversions, built on Storage.listConversions:
- * a page with an optional status filter, and the where-from aggregate for the map.
+ * The dashboard's read views of stored conversions, built on Storage.listConversions: a page of
+ * the filtered list, the where-from aggregate for the map with conversions per day, and the
+ * filtered rows for export. Storage filters by address only; status, country and ASN are
+ * matched here while walking the newest rows in chunks.
  */
 import countries from "world-countries";
-import type { AdminConversionList, ConversionMap } from "../../lib/schemas/admin.js";
+import { MAP_DAYS, type AdminConversionList, type ConversionMap } from "../../lib/schemas/admin.js";
 import type { ConversionStatus } from "../../lib/schemas/api.js";
-import type { IpFilter, Storage } from "../storage/types.js";
+import type { IpObject } from "../../lib/schemas/ip-object.js";
+import type { IpFilter, Storage, StoredConversion } from "../storage/types.js";
 
-const SCAN_CHUNK = 500;
-/** the status filter looks at this many of the newest rows at most (see docs/dashboard.md) */
+export const SCAN_CHUNK = 500;
+/** a filter beyond the address looks at this many of the newest rows at most (see docs/dashboard.md) */
 export const STATUS_SCAN_LIMIT = 50_000;
 
-export interface ConversionPageQuery {
+export interface ConversionFilter {
+  ip?: IpFilter | undefined;
+  status?: ConversionStatus | undefined;
+  /** ISO alpha-2, upper case */
+  country?: string | undefined;
+  asn?: number | undefined;
+}
+
+export interface ConversionPageQuery extends ConversionFilter {
   projectId: string;
   offset: number;
   limit: number;
-  ip?: IpFilter | undefined;
-  status?: ConversionStatus | undefined;
+}
+
+/** True when the row passes the filters storage cannot apply. */
+export function matches(conversion: StoredConversion, { status, country, asn }: ConversionFilter): boolean {
+  if (status && conversion.status !== status) return false;
+  const data = conversion.data as Partial<IpObject>;
+  if (country && data.continent?.country?.code !== country) return false;
+  if (asn !== undefined && data.asn?.number !== asn) return false;
+  return true;
+}
+
+const scansRows = ({ status, country, asn }: ConversionFilter) => Boolean(status || country || asn !== undefined);
+
+/**
+ * Every matching row, newest first, until `visit` returns false or `maxRows` stored rows were
+ * looked at. Without a filter beyond the address storage pages directly.
+ */
+export async function walkConversions(
+  storage: Storage,
+  projectId: string,
+  filter: ConversionFilter,
+  visit: (conversion: StoredConversion) => boolean | void,
+  maxRows = STATUS_SCAN_LIMIT,
+): Promise<void> {
+  for (let at = 0; at < maxRows; at += SCAN_CHUNK) {
+    const chunk = await storage.listConversions({ projectId, offset: at, limit: Math.min(SCAN_CHUNK, maxRows - at), ip: filter.ip });
+    for (const conversion of chunk.conversions) {
+      if (matches(conversion, filter) && visit(conversion) === false) return;
+    }
+    if (chunk.conversions.length < SCAN_CHUNK) return;
+  }
 }
 
 export async function conversionPage(storage: Storage, query: ConversionPageQuery): Promise<AdminConversionList> {
-  const { projectId, offset, limit, ip, status } = query;
-  if (!status) {
-    const page = await storage.listConversions({ projectId, offset, limit, ip });
+  const { projectId, offset, limit } = query;
+  if (!scansRows(query)) {
+    const page = await storage.listConversions({ projectId, offset, limit, ip: query.ip });
     return { conversions: page.conversions, totalCount: page.totalCount, hasMore: offset + page.conversions.length < page.totalCount };
   }
-  // The storage interface filters by address only, so a status filter walks the newest rows in
-  // chunks. Fine for a dashboard; the walk stops at STATUS_SCAN_LIMIT rows.
   const conversions: AdminConversionList["conversions"] = [];
   let matching = 0;
-  for (let at = 0; at < STATUS_SCAN_LIMIT; at += SCAN_CHUNK) {
-    const chunk = await storage.listConversions({ projectId, offset: at, limit: SCAN_CHUNK, ip });
-    for (const conversion of chunk.conversions) {
-      if (conversion.status !== status) continue;
-      if (matching >= offset && conversions.length < limit) conversions.push(conversion);
-      matching++;
-    }
-    if (chunk.conversions.length < SCAN_CHUNK) break;
-  }
+  await walkConversions(storage, projectId, query, (conversion) => {
+    if (matching >= offset && conversions.length < limit) conversions.push(conversion);
+    matching++;
+  });
   return { conversions, totalCount: matching, hasMore: offset + conversions.length < matching };
 }
 
 const numericByAlpha2 = new Map(countries.map((c) => [c.cca2, c.ccn3 || null]));
+const DAY_MS = 86_400_000;
 
-export async function conversionMap(storage: Storage, projectId: string, recent: number): Promise<ConversionMap> {
-  const { conversions } = await storage.listConversions({ projectId, offset: 0, limit: recent });
+/**
+ * The map of the newest `recent` matching conversions (countries and ~10 km points) and the
+ * matching conversions per UTC day over the last MAP_DAYS days.
+ */
+export async function conversionMap(storage: Storage, projectId: string, recent: number, filter: ConversionFilter = {}, now = new Date()): Promise<ConversionMap> {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const firstDay = today - (MAP_DAYS - 1) * DAY_MS;
+  const perDay = new Array<number>(MAP_DAYS).fill(0);
   const points = new Map<string, ConversionMap["points"][number]>();
   const byCountry = new Map<string, ConversionMap["countries"][number]>();
-  for (const { data } of conversions) {
-    const country = data.continent?.country;
-    if (!country) continue;
-    if (country.code) {
-      const entry = byCountry.get(country.code) ?? {
-        code: country.code,
-        numeric: numericByAlpha2.get(country.code) ?? null,
-        name: country.name ?? country.code,
-        count: 0,
-      };
-      entry.count++;
-      byCountry.set(country.code, entry);
+  let sampled = 0;
+
+  await walkConversions(storage, projectId, filter, ({ data, createdAt }) => {
+    const at = Date.parse(createdAt);
+    if (at >= firstDay) perDay[Math.min(MAP_DAYS - 1, Math.floor((at - firstDay) / DAY_MS))]!++;
+    if (sampled < recent) {
+      sampled++;
+      addToMap(data as Partial<IpObject>, points, byCountry);
     }
-    const { latitude, longitude } = country.city ?? {};
-    if (typeof latitude !== "number" || typeof longitude !== "number") continue;
-    // ~10 km cells: close addresses share one dot
-    const lat = Math.round(latitude * 10) / 10;
-    const lon = Math.round(longitude * 10) / 10;
-    const key = `${lat},${lon}`;
-    const point = points.get(key) ?? {
-      latitude: lat,
-      longitude: lon,
-      count: 0,
-      label: [country.city?.name, country.name].filter(Boolean).join(", ") || key,
-    };
-    point.count++;
-    points.set(key, point);
-  }
+    // newest first: once past both the sample and the first day, nothing more counts
+    return sampled < recent || at >= firstDay;
+  });
   return {
-    sampled: conversions.length,
+    sampled,
     points: [...points.values()].sort((a, b) => b.count - a.count),
     countries: [...byCountry.values()].sort((a, b) => b.count - a.count),
+    days: perDay.map((count, i) => ({ day: new Date(firstDay + i * DAY_MS).toISOString().slice(0, 10), count })),
   };
+}
+
+function addToMap(data: Partial<IpObject>, points: Map<string, ConversionMap["points"][number]>, byCountry: Map<string, ConversionMap["countries"][number]>) {
+  const country = data.continent?.country;
+  if (!country) return;
+  if (country.code) {
+    const entry = byCountry.get(country.code) ?? {
+      code: country.code,
+      numeric: numericByAlpha2.get(country.code) ?? null,
+      name: country.name ?? country.code,
+      count: 0,
+    };
+    entry.count++;
+    byCountry.set(country.code, entry);
+  }
+  const { latitude, longitude } = country.city ?? {};
+  if (typeof latitude !== "number" || typeof longitude !== "number") return;
+  // ~10 km cells: close addresses share one dot
+  const lat = Math.round(latitude * 10) / 10;
+  const lon = Math.round(longitude * 10) / 10;
+  const key = `${lat},${lon}`;
+  const point = points.get(key) ?? { latitude: lat, longitude: lon, count: 0, label: [country.city?.name, country.name].filter(Boolean).join(", ") || key };
+  point.count++;
+  points.set(key, point);
 }

@@ -9,8 +9,8 @@ import type { AppEnv } from "../app-types.js";
 
 export const DASHBOARD_DIST_DIR = resolve(import.meta.dirname, "../../dist/dashboard");
 
-const ASSET = /^app-[0-9a-f]{16}\.(js|css)$/;
-const TYPES = { js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8" } as const;
+const ASSET = /^(?:app-[0-9a-f]{16}\.(js|css)|map-[0-9a-f]{16}\.(json))$/;
+const TYPES = { js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8", json: "application/json" } as const;
 
 function pageHeaders(imageOrigins: string[]): Record<string, string> {
   return {
@@ -56,7 +56,7 @@ export function dashboardFiles({ dir = DASHBOARD_DIST_DIR, imageOrigins = [] }: 
       const body = await readFile(join(dir, "assets", file));
       return new Response(body, {
         headers: {
-          "content-type": TYPES[match[1] as keyof typeof TYPES],
+          "content-type": TYPES[(match[1] ?? match[2]) as keyof typeof TYPES],
           "cache-control": "public, max-age=31536000, immutable",
           "x-content-type-options": "nosniff",
         },

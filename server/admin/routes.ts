@@ -13,12 +13,14 @@ import {
   addWebsiteBodySchema,
   adminConversionsQuerySchema,
   conversionIdParamSchema,
+  exportQuerySchema,
   createKeyBodySchema,
   createProjectBodySchema,
   setPlanBodySchema,
   signInBodySchema,
   type AdminWebsite,
   type AdminProject,
+  type AdminConversionsQuery,
 } from "../../lib/schemas/admin.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
@@ -29,9 +31,10 @@ import { storableText } from "../convert/convert-and-store.js";
 import { periodOf } from "../convert/period.js";
 import { parseIpSearch } from "../storage/index.js";
 import { readWidgetManifest } from "../widget/manifest.js";
-import { widgetSnippet } from "../widget/snippet.js";
+import { takesWidget, widgetSnippet } from "../widget/snippet.js";
 import { resolveAdminToken } from "./admin-token.js";
-import { conversionMap, conversionPage } from "./conversion-views.js";
+import { conversionMap, conversionPage, type ConversionFilter } from "./conversion-views.js";
+import { exportStream } from "./conversion-export.js";
 import { dashboardFiles } from "./dashboard-files.js";
 import { assertSameOrigin, currentSession, sessionGuard } from "./session-guard.js";
 import { SessionStore, secretsEqual } from "./sessions.js";
@@ -49,11 +52,12 @@ export interface AdminApiOptions {
 export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Hono<AppEnv> {
   const token = options.token ?? resolveAdminToken({ envToken: process.env.IPATLAS_ADMIN_TOKEN, dataDir: deps.config.dataDir }).value;
   const sessions = new SessionStore({ secret: token, lifetimeMs: SESSION_LIFETIME_MS });
-  const throttle = options.throttle ?? new SignInThrottle();
+  const throttle = options.throttle ?? new SignInThrottle({ maxQueued: deps.config.limits.signInQueuePerAddress });
   const { services, storage } = deps;
+  const sameOrigin = { publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy };
   const app = new Hono<AppEnv>();
 
-  app.use("*", clientIp({ trustProxy: deps.config.trustProxy }));
+  app.use("*", clientIp({ trustProxy: deps.config.trustProxy, maxForwardedForBytes: deps.config.limits.maxForwardedForBytes }));
   // admin answers are never cached: they carry keys and session tokens
   app.use("*", async (c, next) => {
     await next();
@@ -62,10 +66,11 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
 
   // ---- session ----
   app.post("/session", jsonBody(), async (c) => {
-    assertSameOrigin(c);
+    assertSameOrigin(c, sameOrigin);
     const input = parseInput(signInBodySchema, c.get("jsonBody"));
-    const ok = await throttle.attempt(c.get("clientIp") || "unknown", () => secretsEqual(input.token, token));
-    if (!ok) throw new ApiError(401, ADMIN_MESSAGES.invalidToken);
+    const outcome = await throttle.attempt(c.get("clientBucket") || "unknown", () => secretsEqual(input.token, token), c.req.raw.signal);
+    if (outcome === "busy") throw new ApiError(429, ADMIN_MESSAGES.tooManySignIns, null, { "Retry-After": "1" });
+    if (outcome !== "accepted") throw new ApiError(401, ADMIN_MESSAGES.invalidToken);
     const { id, session } = sessions.create();
     setCookie(c, SESSION_COOKIE, id, {
       httpOnly: true,
@@ -78,7 +83,7 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   });
 
   // everything below needs a session; bodies are read only once it is there
-  app.use("*", sessionGuard(sessions));
+  app.use("*", sessionGuard(sessions, sameOrigin));
   const withBody = jsonBody();
 
   // past the guard, so the session exists
@@ -120,7 +125,8 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   });
   app.post("/keys/:keyId/roll", async (c) => {
     const rolled = await fromService(() => services.rollKey(c.req.param("keyId")));
-    const snippet = rolled.publicKey ? snippetFor(c.req.url, rolled.publicKey) : undefined;
+    const website = rolled.key.websiteId ? await storage.getWebsite(rolled.key.websiteId) : null;
+    const snippet = rolled.publicKey ? snippetFor(c.req.url, website?.origin ?? "", rolled.publicKey) : undefined;
     return reply(c, 200, "Key rolled", { ...rolled, ...(snippet !== undefined && { snippet }) });
   });
   app.post("/keys/:keyId/revoke", async (c) => {
@@ -141,7 +147,7 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
     const input = parseInput(addWebsiteBodySchema, c.get("jsonBody"));
     const added = await fromService(() => services.addWebsite({ projectId: c.req.param("projectId"), origin: input.origin }));
     const website: AdminWebsite = { id: added.website.id, origin: added.website.origin, keyId: added.key.id, keyPrefix: added.key.prefix };
-    return reply(c, 201, "Website added", { website, publicKey: added.publicKey, snippet: snippetFor(c.req.url, added.publicKey) });
+    return reply(c, 201, "Website added", { website, publicKey: added.publicKey, snippet: snippetFor(c.req.url, added.website.origin, added.publicKey) });
   });
   app.delete("/websites/:websiteId", async (c) => {
     const removed = await fromService(() => services.removeWebsite(c.req.param("websiteId")));
@@ -149,18 +155,33 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   });
 
   // ---- conversions ----
+  /** the list's filters from the query, cleaned as the public GET /conversions/list cleans ipSearch */
+  const filterOf = (query: Omit<AdminConversionsQuery, "offset" | "limit">): ConversionFilter => ({
+    ip: query.ipSearch ? parseIpSearch(storableText(query.ipSearch)) : undefined,
+    status: query.status,
+    country: query.country,
+    asn: query.asn,
+  });
+
   app.get("/projects/:projectId/conversions", async (c) => {
     const query = parseInput(adminConversionsQuerySchema, c.req.query(), "Query");
     const project = await fromService(() => services.requireProject(c.req.param("projectId")));
-    const page = await conversionPage(storage, {
-      projectId: project.id,
-      offset: query.offset,
-      limit: query.limit,
-      status: query.status,
-      // the same parsing and cleaning as the public GET /conversions/list
-      ip: query.ipSearch ? parseIpSearch(storableText(query.ipSearch)) : undefined,
-    });
+    const page = await conversionPage(storage, { projectId: project.id, offset: query.offset, limit: query.limit, ...filterOf(query) });
     return reply(c, 200, MESSAGES.success, page);
+  });
+  // before /conversions/:uniqueId, which would take "export" as an id
+  app.get("/projects/:projectId/conversions/export", async (c) => {
+    const query = parseInput(exportQuerySchema, c.req.query(), "Query");
+    const project = await fromService(() => services.requireProject(c.req.param("projectId")));
+    const stamp = new Date().toISOString().slice(0, 10);
+    return new Response(exportStream(storage, project.id, filterOf(query), query.format), {
+      headers: {
+        "content-type": query.format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
+        "content-disposition": `attachment; filename="conversions-${project.id}-${stamp}.${query.format}"`,
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
   });
   app.get("/projects/:projectId/conversions/:uniqueId", async (c) => {
     const project = await fromService(() => services.requireProject(c.req.param("projectId")));
@@ -171,11 +192,13 @@ export function adminApiRoutes(deps: AppDeps, options: AdminApiOptions = {}): Ho
   });
   app.get("/projects/:projectId/map", async (c) => {
     const project = await fromService(() => services.requireProject(c.req.param("projectId")));
-    return reply(c, 200, MESSAGES.success, await conversionMap(storage, project.id, MAP_RECENT_CONVERSIONS));
+    const query = parseInput(adminConversionsQuerySchema, c.req.query(), "Query");
+    return reply(c, 200, MESSAGES.success, await conversionMap(storage, project.id, MAP_RECENT_CONVERSIONS, filterOf(query)));
   });
 
-  /** the widget's embed code with this key, or null when the widget is not built */
-  function snippetFor(requestUrl: string, publicKey: string): { html: string } | null {
+  /** the widget's embed code with this key, or null when the widget is not built or the origin is an extension's */
+  function snippetFor(requestUrl: string, origin: string, publicKey: string): { html: string } | null {
+    if (!takesWidget(origin)) return null;
     const manifest = readWidgetManifest();
     if (!manifest) return null;
     const baseUrl = deps.config.publicUrl ?? new URL(requestUrl).origin;

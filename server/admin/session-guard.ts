@@ -11,20 +11,38 @@ import { secretsEqual, type AdminSession, type SessionStore } from "./sessions.j
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Refuses a request that a browser marks as coming from another site or origin. */
-export function assertSameOrigin(c: Context): void {
+export interface SameOriginOptions {
+  /** IPATLAS_PUBLIC_URL: the origin the dashboard is served at when it differs from Host */
+  publicUrl?: string | null;
+  /** with proxies in front, their X-Forwarded-Proto says whether the browser used https */
+  trustProxy?: number;
+}
+
+/** The origins this request may come from: scheme, host and port of the server as the browser sees it. */
+function ownOrigins(c: Context, options: SameOriginOptions): Set<string> {
+  const origins = new Set<string>();
+  if (options.publicUrl) origins.add(new URL(options.publicUrl).origin);
+  const url = new URL(c.req.url);
+  origins.add(url.origin);
+  const forwardedProto = (options.trustProxy ?? 0) > 0 ? c.req.header("x-forwarded-proto")?.split(",").at(-1)?.trim().toLowerCase() : undefined;
+  if (forwardedProto === "https" || forwardedProto === "http") {
+    const host = c.req.header("host") ?? url.host;
+    try {
+      origins.add(new URL(`${forwardedProto}://${host}`).origin);
+    } catch {
+      // a Host that is not a host adds nothing
+    }
+  }
+  return origins;
+}
+
+/** Refuses a request that a browser marks as coming from another site or origin (scheme, host and port). */
+export function assertSameOrigin(c: Context, options: SameOriginOptions = {}): void {
   const site = c.req.header("sec-fetch-site");
   if (site && site !== "same-origin" && site !== "none") throw new ApiError(403, ADMIN_MESSAGES.crossOrigin);
   const origin = c.req.header("origin");
-  if (!origin) return;
-  let originHost: string;
-  try {
-    originHost = new URL(origin).host;
-  } catch {
-    throw new ApiError(403, ADMIN_MESSAGES.crossOrigin);
-  }
-  const host = c.req.header("host") ?? new URL(c.req.url).host;
-  if (originHost.toLowerCase() !== host.toLowerCase()) throw new ApiError(403, ADMIN_MESSAGES.crossOrigin);
+  if (origin === undefined) return;
+  if (!ownOrigins(c, options).has(origin.toLowerCase())) throw new ApiError(403, ADMIN_MESSAGES.crossOrigin);
 }
 
 /** the live session of this request's cookie, or null */
@@ -34,13 +52,13 @@ export function currentSession(c: Context, sessions: SessionStore): { id: string
   return session && id ? { id, session } : null;
 }
 
-export function sessionGuard(sessions: SessionStore): MiddlewareHandler {
+export function sessionGuard(sessions: SessionStore, sameOrigin: SameOriginOptions = {}): MiddlewareHandler {
   return async (c, next) => {
     const current = currentSession(c, sessions);
     if (!current) throw new ApiError(401, ADMIN_MESSAGES.signInRequired);
     const { session } = current;
     if (!SAFE_METHODS.has(c.req.method)) {
-      assertSameOrigin(c);
+      assertSameOrigin(c, sameOrigin);
       const token = c.req.header(CSRF_HEADER) ?? "";
       if (!secretsEqual(token, session.csrfToken)) throw new ApiError(403, ADMIN_MESSAGES.csrfRejected);
     }

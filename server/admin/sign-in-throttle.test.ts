@@ -17,7 +17,7 @@ function recordingThrottle() {
 describe("SignInThrottle", () => {
   it("doubles the delay with each wrong token, up to the cap", async () => {
     const { throttle, slept } = recordingThrottle();
-    for (let i = 0; i < 6; i++) expect(await throttle.attempt("1.2.3.4", () => false)).toBe(false);
+    for (let i = 0; i < 6; i++) expect(await throttle.attempt("1.2.3.4", () => false)).toBe("refused");
     expect(slept).toEqual([100, 200, 400, 800, 1000, 1000]);
   });
 
@@ -27,7 +27,7 @@ describe("SignInThrottle", () => {
     await throttle.attempt("a", () => false);
     await throttle.attempt("b", () => false);
     expect(slept).toEqual([100, 200, 100]);
-    expect(await throttle.attempt("a", () => true)).toBe(true);
+    expect(await throttle.attempt("a", () => true)).toBe("accepted");
     expect(throttle.failures("a")).toBe(0);
     await throttle.attempt("a", () => false);
     expect(slept.at(-1)).toBe(100);
@@ -47,7 +47,7 @@ describe("SignInThrottle", () => {
         }),
       ),
     );
-    expect(results).toEqual([false, false, false]);
+    expect(results).toEqual(["refused", "refused", "refused"]);
     expect(order).toEqual(["check1", "check2", "check3"]);
     expect(throttle.failures("x")).toBe(3);
   });
@@ -59,5 +59,25 @@ describe("SignInThrottle", () => {
     advance(61_000);
     await throttle.attempt("a", () => false);
     expect(slept).toEqual([100, 200, 100]);
+  });
+
+  it("answers busy at once past the queue limit, and drops attempts whose client left", async () => {
+    const throttle = new SignInThrottle({ baseDelayMs: 10_000, maxQueued: 2 });
+    // the first wrong token sleeps 10 s; its client leaves after 50 ms
+    const gone = new AbortController();
+    const checked: string[] = [];
+    const first = throttle.attempt("x", () => (checked.push("first"), false), gone.signal);
+    const leaving = new AbortController();
+    const second = throttle.attempt("x", () => (checked.push("second"), false), leaving.signal);
+    expect(await throttle.attempt("x", () => true)).toBe("busy");
+    leaving.abort();
+    const started = performance.now();
+    setTimeout(() => gone.abort(), 50);
+    expect(await first).toBe("refused");
+    expect(await second).toBe("refused");
+    // the right token now waits for nobody
+    expect(await throttle.attempt("x", () => true)).toBe("accepted");
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(checked).toEqual(["first"]);
   });
 });

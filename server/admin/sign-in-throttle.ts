@@ -2,6 +2,11 @@
  * Growing delay on wrong admin tokens, per client address. Attempts from one address are handled
  * one after another, and each waits longer the more wrong tokens came before it, so guessing
  * in parallel is as slow as guessing in a row. A right token clears the address's record.
+ *
+ * The queue is short (`maxQueued`): one more attempt is answered "busy" at once instead of
+ * waiting behind the others. An attempt whose client went away is not checked when its turn
+ * comes, and one that is waiting out its delay stops waiting, so dropped connections do not keep
+ * the queue (and the admin behind the same address) waiting.
  */
 export interface SignInThrottleOptions {
   /** delay after the first wrong token; doubles with each further one */
@@ -9,15 +14,35 @@ export interface SignInThrottleOptions {
   maxDelayMs?: number;
   /** wrong tokens older than this are forgotten */
   forgetAfterMs?: number;
-  sleep?: (ms: number) => Promise<void>;
+  /** attempts of one address waiting or running at once; default 3 */
+  maxQueued?: number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
 }
+
+/** accepted: right token; refused: wrong token (or the client left); busy: the address's queue is full */
+export type SignInOutcome = "accepted" | "refused" | "busy";
 
 interface AddressRecord {
   failures: number;
   lastFailureAt: number;
+  /** attempts of this address not yet answered */
+  queued: number;
   /** the tail of this address's queue of attempts */
   queue: Promise<unknown>;
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 export class SignInThrottle {
@@ -25,14 +50,16 @@ export class SignInThrottle {
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly forgetAfterMs: number;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly maxQueued: number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly now: () => number;
 
   constructor(options: SignInThrottleOptions = {}) {
     this.baseDelayMs = options.baseDelayMs ?? 250;
     this.maxDelayMs = options.maxDelayMs ?? 10_000;
     this.forgetAfterMs = options.forgetAfterMs ?? 15 * 60_000;
-    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.maxQueued = options.maxQueued ?? 3;
+    this.sleep = options.sleep ?? abortableSleep;
     this.now = options.now ?? Date.now;
   }
 
@@ -46,22 +73,32 @@ export class SignInThrottle {
     return this.current(address)?.failures ?? 0;
   }
 
-  /** Runs `check` in this address's queue; a false result is answered only after the delay. */
-  attempt(address: string, check: () => boolean): Promise<boolean> {
-    const record = this.current(address) ?? { failures: 0, lastFailureAt: 0, queue: Promise.resolve() };
+  /**
+   * Runs `check` in this address's queue; a wrong token is answered only after the delay.
+   * `signal` is the request's: once aborted, the attempt is dropped or stops waiting.
+   */
+  async attempt(address: string, check: () => boolean, signal?: AbortSignal): Promise<SignInOutcome> {
+    const record = this.current(address) ?? { failures: 0, lastFailureAt: 0, queued: 0, queue: Promise.resolve() };
+    if (record.queued >= this.maxQueued) return "busy";
     this.records.set(address, record);
-    const run = record.queue.then(async () => {
+    record.queued += 1;
+    const run = record.queue.then(async (): Promise<SignInOutcome> => {
+      if (signal?.aborted) return "refused";
       if (check()) {
         this.records.delete(address);
-        return true;
+        return "accepted";
       }
       record.failures += 1;
       record.lastFailureAt = this.now();
-      await this.sleep(this.delayFor(record.failures));
-      return false;
+      await this.sleep(this.delayFor(record.failures), signal);
+      return "refused";
     });
     record.queue = run.catch(() => undefined);
-    return run;
+    try {
+      return await run;
+    } finally {
+      record.queued -= 1;
+    }
   }
 
   private current(address: string): AddressRecord | undefined {
@@ -77,6 +114,8 @@ export class SignInThrottle {
   private prune(): void {
     if (this.records.size < 10_000) return;
     const cutoff = this.now() - this.forgetAfterMs;
-    for (const [address, record] of this.records) if (record.lastFailureAt < cutoff) this.records.delete(address);
+    for (const [address, record] of this.records) {
+      if (record.queued === 0 && record.lastFailureAt < cutoff) this.records.delete(address);
+    }
   }
 }

@@ -51,7 +51,7 @@ describe("keyAuth", () => {
     for (const headers of origins) {
       expect(await call("/convert", { "x-api-key": publicKey, ...headers })).toMatchObject({
         status: 401,
-        body: { message: "Origin not allowed for this key" },
+        body: { message: "Origin not allowed for this key", data: { origin: headers.origin ?? null } },
       });
     }
   });

@@ -1,7 +1,8 @@
 /**
  * `x-api-key` authentication (docs/api.md#keys-and-origins): 401 `Missing API key` / `Invalid API
  * key`; a public key is valid only with an Origin its website's pattern allows (401 `Origin not
- * allowed for this key`, a missing Origin included). Sets `c.var.auth`.
+ * allowed for this key`, a missing Origin included; `data.origin` names the refused Origin and
+ * the answer is CORS-readable by it). Sets `c.var.auth`.
  */
 import type { MiddlewareHandler } from "hono";
 import { originAllowed } from "../../lib/origin/index.js";
@@ -30,8 +31,12 @@ export function keyAuth(options: KeyAuthOptions): MiddlewareHandler {
     const auth = await options.keys.authenticate(value);
     if (!auth) throw new ApiError(401, MESSAGES.invalidKey);
     if (auth.key.kind === "public") {
-      if (!auth.website || !originAllowed(auth.website.origin, c.req.header("origin"))) {
-        throw new ApiError(401, MESSAGES.originNotAllowed);
+      const origin = c.req.header("origin");
+      if (!auth.website || !originAllowed(auth.website.origin, origin)) {
+        // Readable by the refused page (no data leaks: the key is valid, the origin is not), so
+        // the widget can name the origin to register instead of showing a bare CORS failure.
+        const readable: Record<string, string> = origin && origin !== "null" ? { "access-control-allow-origin": origin, vary: "Origin" } : {};
+        throw new ApiError(401, MESSAGES.originNotAllowed, { origin: origin ?? null }, readable);
       }
     }
     c.set("auth", auth);

@@ -47,12 +47,20 @@ describe("apiCors", () => {
     expect(res.headers.get("access-control-expose-headers")).toContain("x-data-sources");
   });
 
-  it("gives secret-key and refused answers no Access-Control-Allow-Origin", async () => {
+  it("gives secret-key and bad-key answers no Access-Control-Allow-Origin", async () => {
     const secret = await app.request("/convert", { headers: { "x-api-key": secretKey, origin: "http://localhost:5173" } });
     expect(secret.status).toBe(200);
     expect(secret.headers.get("access-control-allow-origin")).toBeNull();
+    const invalid = await app.request("/convert", { headers: { "x-api-key": "ipa_pk_unknown", origin: "http://localhost:9999" } });
+    expect(invalid.status).toBe(401);
+    expect(invalid.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("lets a refused origin read its refusal, which names it, and nothing more", async () => {
     const refused = await app.request("/convert", { headers: { "x-api-key": publicKey, origin: "http://localhost:9999" } });
     expect(refused.status).toBe(401);
-    expect(refused.headers.get("access-control-allow-origin")).toBeNull();
+    expect(refused.headers.get("access-control-allow-origin")).toBe("http://localhost:9999");
+    expect(refused.headers.get("access-control-expose-headers")).toBeNull();
+    expect(await refused.json()).toMatchObject({ message: "Origin not allowed for this key", data: { origin: "http://localhost:9999" } });
   });
 });

@@ -5,6 +5,7 @@
  * carry no Access-Control-Allow-Origin (browsers must not use secret keys).
  */
 import type { MiddlewareHandler } from "hono";
+import { isSerializedOrigin } from "../../lib/origin/index.js";
 
 export interface CorsOptions {
   allowMethods?: string[];
@@ -29,7 +30,9 @@ export function apiCors(options: CorsOptions = {}): MiddlewareHandler {
         "Access-Control-Max-Age": maxAge,
         Vary: "Origin",
       });
-      if (origin) headers.set("Access-Control-Allow-Origin", origin);
+      // a preflight grants nothing by itself (the key and its origin are checked on the request);
+      // only a well-formed origin is named back
+      if (isSerializedOrigin(origin)) headers.set("Access-Control-Allow-Origin", origin!);
       return new Response(null, { status: 204, headers });
     }
     await next();

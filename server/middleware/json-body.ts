@@ -1,6 +1,6 @@
 /**
  * Reads a POST body as JSON: 415 without a JSON content type, 413 past the size limit (by
- * Content-Length at once, or while streaming), 400 when it does not parse or nests deeper than
+ * Content-Length at once, or while streaming), 400 when it is cut off, does not parse or nests deeper than
  * any request needs (deep values would overflow the stack of whatever walks them later, such as
  * the error answer that echoes them). The parsed value is left in `c.var.jsonBody` for the
  * route's zod schema.
@@ -35,7 +35,14 @@ async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: nu
   let size = 0;
   const reader = body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      // the connection closed or the parser gave up mid-body; the client will not see this answer
+      throw new ApiError(400, MESSAGES.bodyIncomplete, null, CLOSE);
+    }
+    const { done, value } = next;
     if (done) break;
     size += value.length;
     if (size > maxBytes) {

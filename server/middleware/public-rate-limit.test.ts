@@ -16,7 +16,7 @@ function makeApp(perMinute: number) {
   const app = new Hono<AppEnv>();
   app.onError(onError(createLogger("silent")));
   app.use((c, next) => {
-    c.set("clientIp", c.req.header("x-test-ip") ?? "1.1.1.1");
+    c.set("clientBucket", c.req.header("x-test-ip") ?? "1.1.1.1");
     return next();
   });
   app.use(keyAuth({ keys: fixture.keys }), publicRateLimit({ perMinute, now: () => clock }));

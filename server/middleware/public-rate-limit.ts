@@ -1,8 +1,8 @@
 /**
  * Per-caller limit for public keys (docs/api.md#keys-and-origins): at most `perMinute` requests in
- * each minute for one (key, client address); over it 429 `Too many requests` with Retry-After.
- * Secret keys are not limited here (their plan quota applies). Fixed one-minute windows kept in
- * memory; a sweep drops finished windows so the map stays small.
+ * each minute for one (key, caller: the IPv4 address or the IPv6 /64); over it 429 `Too many
+ * requests` with Retry-After. Secret keys are not limited here (their plan quota applies). Fixed
+ * one-minute windows kept in memory; a sweep drops finished windows so the map stays small.
  */
 import type { MiddlewareHandler } from "hono";
 import { MESSAGES } from "../../lib/schemas/messages.js";
@@ -28,7 +28,7 @@ export function publicRateLimit(options: PublicRateLimitOptions): MiddlewareHand
       for (const [id, window] of windows) if (at - window.start >= windowMs) windows.delete(id);
       lastSweep = at;
     }
-    const id = `${auth.key.id} ${c.get("clientIp")}`;
+    const id = `${auth.key.id} ${c.get("clientBucket")}`;
     let window = windows.get(id);
     if (!window || at - window.start >= windowMs) {
       window = { start: at, count: 0 };

@@ -22,6 +22,9 @@ export interface RequestIdOptions {
 export function requestId(options: RequestIdOptions = {}): MiddlewareHandler {
   const generate = options.generate ?? randomUUID;
   return async (c, next) => {
+    // Hono's router can match a `use("*")` middleware twice for a request path that is itself
+    // `/*`; a second id would make the header and `_req.reqId` differ
+    if (c.get("reqId")) return next();
     c.set("startedAt", performance.now());
     const reqId = generate();
     c.set("reqId", reqId);

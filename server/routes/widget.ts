@@ -2,7 +2,7 @@
  * Serves the built widget (dist/widget, see widget/build.ts):
  *   GET /widget.js          the current build; short cache that must revalidate (ETag)
  *   GET /widget/<hash>.js   a build by content hash; cached for a year, immutable
- *   GET /widget/demo        the demo page, under a strict CSP (?key=ipa_pk_…, ?api=origin)
+ *   GET /widget/demo        the demo page, under a strict CSP (?key=ipa_pk_…, ?api=one of this server's names)
  * Scripts are CORS-readable (`*`) so pages can pin them with SRI (`crossorigin="anonymous"`).
  */
 import { Hono, type Context } from "hono";
@@ -61,15 +61,20 @@ export function widgetRoutes(deps: AppDeps, { dir = WIDGET_DIST_DIR }: WidgetRou
     const bundle = files.current();
     if (!bundle) return c.notFound();
     const pageOrigin = new URL(c.req.url).origin;
-    const apiOrigin = demoApiOrigin(pageOrigin, [c.req.query("api"), publicUrl]);
+    const apiOrigin = demoApiOrigin(pageOrigin, c.req.query("api"), publicUrl);
     const html = renderDemoPage(bundle, { key: c.req.query("key"), pageOrigin, apiOrigin });
-    return c.html(html, 200, { "content-security-policy": demoPageCsp(apiOrigin), "cache-control": "no-cache", "referrer-policy": "no-referrer" });
+    return c.html(html, 200, {
+      "content-security-policy": demoPageCsp(apiOrigin),
+      "cache-control": "no-cache",
+      "referrer-policy": "no-referrer",
+      "x-content-type-options": "nosniff",
+    });
   });
 
   app.get("/widget/demo.css", (c) => {
     const bundle = files.current();
     if (!bundle) return c.notFound();
-    return c.body(bundle.demoCss, 200, { "content-type": "text/css; charset=utf-8", "cache-control": WIDGET_CACHE.current });
+    return c.body(bundle.demoCss, 200, { "content-type": "text/css; charset=utf-8", "cache-control": WIDGET_CACHE.current, "x-content-type-options": "nosniff" });
   });
 
   return app;

@@ -35,6 +35,9 @@ describe("admin services", () => {
 
   it("refuse bad input with a sentence, and unknown ids as not-found", async () => {
     expect(await refusal(() => fixture.services.createProject({ name: "" }))).toEqual({ kind: "invalid", message: "Project name is required" });
+    for (const name of ["a\u001b[31mred", "bell\u0007", "admin\u202Etxt.exe", "nul\u0000"]) {
+      expect(await refusal(() => fixture.services.createProject({ name }))).toEqual({ kind: "invalid", message: "Project name must not contain control characters" });
+    }
     expect(await refusal(() => fixture.services.createProject({ name: "x", plan: "gold" }))).toMatchObject({ kind: "invalid", message: expect.stringContaining("free, starter, growth, scale") });
     expect(await refusal(() => fixture.services.setPlan("nope", "free"))).toMatchObject({ kind: "not-found" });
     expect(await refusal(() => fixture.services.rollKey("nope"))).toMatchObject({ kind: "not-found" });

@@ -3,8 +3,8 @@
  * visitor's `?key=` filled in, served under a strict CSP (no 'unsafe-inline').
  *
  * Browsers send no Origin header on a same-origin GET, and a public key needs one
- * (docs/api.md#keys-and-origins), so the demo's widgets ask the server under a second name: on
- * loopback the twin host (127.0.0.1 <-> localhost), elsewhere `?api=`.
+ * (docs/api.md#keys-and-origins), so the demo's widgets ask the server under a second name:
+ * IPATLAS_PUBLIC_URL, or on loopback the twin host (127.0.0.1 <-> localhost).
  */
 import type { WidgetBundle } from "./manifest.js";
 
@@ -13,23 +13,34 @@ const PUBLIC_KEY = /^ipa_pk_[A-Za-z0-9_-]{1,200}$/;
 const escapeHtml = (value: string) =>
   value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/**
- * The API origin the demo's widgets use: the first candidate (`?api=`, the public URL) that is a
- * valid http(s) origin other than the page's, else the loopback twin, else the page itself.
- */
-export function demoApiOrigin(pageOrigin: string, candidates: Array<string | null | undefined>): string {
-  for (const candidate of candidates) {
-    try {
-      const url = new URL(candidate ?? "");
-      if ((url.protocol === "http:" || url.protocol === "https:") && url.origin !== pageOrigin) return url.origin;
-    } catch {
-      // absent or not a URL: try the next
-    }
+function httpOrigin(text: string | null | undefined): string | null {
+  try {
+    const url = new URL(text ?? "");
+    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
+  } catch {
+    return null;
   }
+}
+
+function loopbackTwin(pageOrigin: string): string | null {
   const page = new URL(pageOrigin);
   const twin = page.hostname === "127.0.0.1" ? "localhost" : page.hostname === "localhost" ? "127.0.0.1" : null;
-  if (twin) page.hostname = twin;
+  if (!twin) return null;
+  page.hostname = twin;
   return page.origin;
+}
+
+/**
+ * The API origin the demo's widgets use, always a name of this server: the public URL when it
+ * differs from the page's origin, else the loopback twin, else the page itself. `requested`
+ * (`?api=`) picks among those names and is ignored otherwise, since the origin lands in the
+ * page's script URL and CSP: a link must not make the page run another site's script.
+ */
+export function demoApiOrigin(pageOrigin: string, requested: string | null | undefined, publicUrl: string | null): string {
+  const names = [httpOrigin(publicUrl), loopbackTwin(pageOrigin)].filter((name): name is string => name !== null && name !== pageOrigin);
+  const wanted = httpOrigin(requested);
+  if (wanted && names.includes(wanted)) return wanted;
+  return names[0] ?? pageOrigin;
 }
 
 /** The policy the demo page is served with; docs/widget.md explains each line. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KEY_PLACEHOLDER, widgetScriptUrl, widgetSnippet } from "./snippet.js";
+import { KEY_PLACEHOLDER, takesWidget, widgetScriptUrl, widgetSnippet } from "./snippet.js";
 import type { WidgetManifest } from "./manifest.js";
 
 const manifest: WidgetManifest = {
@@ -26,5 +26,14 @@ describe("widgetSnippet", () => {
   it("keeps a base path and escapes attribute values", () => {
     expect(widgetScriptUrl("https://example.com/geo", manifest)).toBe("https://example.com/geo/widget/0123456789abcdef.js");
     expect(widgetSnippet({ baseUrl: "https://example.com", publicKey: 'x"><b>', manifest })).toContain('data-key="x&quot;&gt;&lt;b&gt;"');
+  });
+});
+
+describe("takesWidget", () => {
+  it("gives websites a snippet and extensions none", () => {
+    expect(takesWidget("example.com")).toBe(true);
+    expect(takesWidget("localhost:5173")).toBe(true);
+    expect(takesWidget("chrome-extension://abcdefghijklmnopabcdefghijklmnop")).toBe(false);
+    expect(takesWidget("moz-extension://1b2c3d4e-0000-4000-8000-123456789abc")).toBe(false);
   });
 });

@@ -2,7 +2,9 @@
  * The ready-to-paste embed code for a website: the versioned, immutable script URL with its SRI
  * hash. Printed by `ipatlas widget snippet` and `ipatlas website add`.
  */
-import { publicBaseUrl, type Config } from "../config.js";
+import { isExtensionPattern } from "../../lib/origin/index.js";
+import type { Config } from "../config.js";
+import { serverBaseUrl } from "../public-url.js";
 import { readWidgetManifest, type WidgetManifest } from "./manifest.js";
 
 /** What the snippet shows when the key's value is not known (keys are stored only as hashes). */
@@ -32,11 +34,18 @@ export function widgetSnippet({ baseUrl, publicKey, manifest }: SnippetOptions):
   );
 }
 
+/** Extensions call the API from their own pages; a widget snippet for them would never load. */
+export function takesWidget(originPattern: string): boolean {
+  return !isExtensionPattern(originPattern);
+}
+
 /**
- * The snippet for this server as configured (IPATLAS_PUBLIC_URL, else host and port), or null
- * when the widget is not built. `ipatlas website add` prints it after the new public key.
+ * The snippet pointing at the server that owns this data dir (IPATLAS_PUBLIC_URL, else the
+ * address that server recorded, else host and port), or null when the widget is not built or
+ * the origin is an extension's. `ipatlas website add` prints it after the new public key.
  */
-export function configuredWidgetSnippet(config: Config, publicKey?: string | null, dir?: string): string | null {
+export function configuredWidgetSnippet(config: Config, originPattern: string, publicKey?: string | null, dir?: string): string | null {
+  if (!takesWidget(originPattern)) return null;
   const manifest = readWidgetManifest(dir);
-  return manifest ? widgetSnippet({ baseUrl: publicBaseUrl(config, config.port), publicKey, manifest }) : null;
+  return manifest ? widgetSnippet({ baseUrl: serverBaseUrl(config), publicKey, manifest }) : null;
 }

@@ -2,12 +2,13 @@
  * The dashboard in Debian Chromium against the real server: sign in, create a project, create a
  * key and see it once, add a website and copy its snippet, convert with the new key over HTTP,
  * find the conversion in the list and on the map; keyboard, dark mode and a narrow window.
- * Screenshots go to /tmp/ipatlas-dashboard-*.png.
+ * Screenshots go to /work/notes/screens/web-dashboard-*.png (outside the repository).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { buildDashboard } from "../../dashboard/build.js";
 import { readWidgetManifest } from "../../server/widget/manifest.js";
@@ -20,7 +21,9 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-const shot = (name: string) => page.screenshot({ path: `/tmp/ipatlas-dashboard-${name}.png`, fullPage: true });
+const shot = (name: string) => page.screenshot({ path: `/work/notes/screens/web-dashboard-${name}.png`, fullPage: true });
+/** what the next confirm() gets: most tests accept, the plan test also says no once */
+let confirmAnswer = true;
 
 beforeAll(async () => {
   await buildDashboard();
@@ -31,7 +34,7 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
   page = await context.newPage();
-  page.on("dialog", (dialog) => void dialog.accept());
+  page.on("dialog", (dialog) => void (confirmAnswer ? dialog.accept() : dialog.dismiss()));
 });
 
 afterAll(async () => {
@@ -64,7 +67,7 @@ describe("dashboard", () => {
   let projectId = "";
   let secretKey = "";
 
-  it("signs in with the admin token after refusing a wrong one", async () => {
+  it("signs in with the admin token after refusing a wrong one, and opens the only project directly", async () => {
     await page.goto(`${server.url}/dashboard`);
     const tokenInput = page.getByLabel("Admin token");
     await tokenInput.fill("wrong token");
@@ -74,6 +77,10 @@ describe("dashboard", () => {
     await tokenInput.fill(TOKEN);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("navigation", { name: "Projects" }).waitFor();
+    // the first run made one project, "default": nothing to choose, so it is open
+    await page.getByRole("heading", { name: "default", level: 1 }).waitFor();
+    await expect.poll(() => page.getByRole("tab", { name: "Conversions" }).getAttribute("aria-selected")).toBe("true");
+    await page.getByText("No conversions match.").waitFor();
   });
 
   it("creates a project and shows its first key once", async () => {
@@ -81,7 +88,7 @@ describe("dashboard", () => {
     const form = page.locator("details.create-project");
     if ((await form.getAttribute("open")) === null) await form.locator("summary").click();
     await page.getByLabel("Name", { exact: true }).fill("E2E Shop");
-    await page.getByLabel("Plan", { exact: true }).selectOption("starter");
+    await page.locator("#project-plan").selectOption("starter");
     await page.getByRole("button", { name: "Create project" }).click();
     await page.getByRole("heading", { name: "E2E Shop", level: 1 }).waitFor();
     projectId = decodeURIComponent(/#\/p\/([^/]+)/.exec(page.url())![1]!);
@@ -186,6 +193,86 @@ describe("dashboard", () => {
     await expect.poll(() => table.locator("tbody tr").count()).toBe(4);
   });
 
+  it("draws the map first, following country and ASN filters, with a legend, hover details and conversions per day", async () => {
+    const res = await fetch(`${server.url}/convert`, {
+      method: "POST",
+      headers: { "x-api-key": secretKey, "content-type": "application/json" },
+      body: JSON.stringify({ ips: ["10.0.0.7", "81.2.69.160", "2a00:1450:4001:82f::200e", "8.8.4.4"] }),
+    });
+    expect(res.status).toBe(200);
+    await page.getByRole("button", { name: "Refresh" }).click();
+    const table = page.getByTestId("conversions-table");
+    await expect.poll(() => table.locator("tbody tr").count()).toBe(8);
+    // a private address says why it has no location
+    expect(await page.getByRole("row", { name: /10\.0\.0\.7/ }).textContent()).toContain("private network");
+
+    const map = page.getByTestId("world-map");
+    // the map comes before the list on the page
+    expect(await page.evaluate(() => {
+      const m = document.querySelector('[data-testid="world-map"]')!;
+      const t = document.querySelector('[data-testid="conversions-table"]')!;
+      return Boolean(m.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING);
+    })).toBe(true);
+    expect(await page.locator(".map-legend").textContent()).toContain("conversions per country");
+    await map.locator('path.hit[data-country="US"]').first().hover();
+    await expect.poll(() => page.getByTestId("map-hover").textContent()).toMatch(/^United States\d conversions? \(\d+%\)$/);
+    // the same details by keyboard
+    await map.locator('path.hit[data-country="GB"]').focus();
+    await expect.poll(() => page.getByTestId("map-hover").textContent()).toMatch(/^United Kingdom2 conversions \(\d+%\)$/);
+    const days = page.getByTestId("daily-chart");
+    expect(await days.locator("rect").count()).toBe(30);
+    expect(await days.getAttribute("aria-label")).toContain(`${new Date().toISOString().slice(0, 10)} 8`);
+    await shot("conversions-1280-light");
+
+    await page.locator("#country-filter").fill("gb");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => table.locator("tbody tr").count()).toBe(2);
+    await expect.poll(() => map.locator("path.hit").evaluateAll((paths) => paths.map((p) => p.getAttribute("data-country")))).toEqual(["GB"]);
+    expect(await days.getAttribute("aria-label")).toContain(`${new Date().toISOString().slice(0, 10)} 2`);
+
+    await page.getByRole("button", { name: "Clear" }).click();
+    await page.locator("#asn-filter").fill("AS15169");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => table.locator("tbody tr").count()).toBe(3); // 8.8.8.8, 8.8.4.4 and Google's IPv6
+    await page.locator("#asn-filter").fill("google");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toBe("asn must be an AS number such as 15169 or AS15169");
+    await page.locator("#asn-filter").fill("15169");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => table.locator("tbody tr").count()).toBe(3);
+  });
+
+  it("exports the filtered list as CSV and NDJSON, streamed", async () => {
+    const [csvDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "CSV" }).click()]);
+    expect(csvDownload.suggestedFilename()).toMatch(/^conversions-.+\.csv$/);
+    const csv = readFileSync((await csvDownload.path())!, "utf8").trimEnd().split("\r\n");
+    expect(csv[0]).toBe("uniqueId,createdAt,status,ip,country,region,city,latitude,longitude,asn,asnName");
+    expect(csv).toHaveLength(4);
+    expect(csv.slice(1).every((line) => line.includes(",15169,"))).toBe(true);
+    const [ndjsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "NDJSON" }).click()]);
+    const rows = readFileSync((await ndjsonDownload.path())!, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(rows.map((r) => r.data.asn.number)).toEqual([15169, 15169, 15169]);
+    // the same stream over HTTP: a bad filter is a readable 400, not a broken file
+    const cookies = await context.cookies(`${server.url}/admin/api`);
+    const cookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+    const bad = await fetch(`${server.url}/admin/api/projects/${encodeURIComponent(projectId)}/conversions/export?format=xml`, { headers: { cookie } });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).message).toBe("format must be csv or ndjson");
+    await page.getByRole("button", { name: "Clear" }).click();
+  });
+
+  it("asks before changing the plan, and keeps it when told no", async () => {
+    const select = page.locator("#plan-select");
+    confirmAnswer = false;
+    await select.selectOption("growth");
+    await expect.poll(() => select.inputValue()).toBe("starter");
+    expect(await page.getByRole("link", { name: /E2E Shop/ }).textContent()).toContain("starter");
+    confirmAnswer = true;
+    await select.selectOption("growth");
+    await expect.poll(() => page.getByRole("link", { name: /E2E Shop/ }).textContent()).toContain("growth");
+    await expect.poll(() => page.getByTestId("usage-text").textContent()).toBe("8 of 100,000 conversions used this month");
+  });
+
   it("rolls a key (new value once, old one dead at once) and revokes it", async () => {
     const convert = (key: string) => fetch(`${server.url}/convert?ip=9.9.9.9`, { headers: { "x-api-key": key } });
     await page.getByRole("tab", { name: "Secret keys" }).click();
@@ -225,10 +312,17 @@ describe("dashboard", () => {
     expect(tabsOverflow).toBeLessThanOrEqual(0);
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).toBe("rgb(15, 20, 25)");
-    await shot("conversions-narrow-dark");
+    await page.getByTestId("daily-chart").waitFor();
+    await shot("conversions-390-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+    await shot("conversions-390-light");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await shot("conversions-1280-dark");
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole("tab", { name: "Secret keys" }).click();
     await page.getByRole("row", { name: /backend/ }).waitFor();
-    await shot("keys-narrow-dark");
+    await shot("keys-390-dark");
   });
 
   it("signs out", async () => {

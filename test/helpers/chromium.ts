@@ -24,13 +24,21 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: false, args: CHROMIUM_ARGS });
 }
 
-/** A persistent context with an unpacked extension loaded; resolves its id from the service worker URL. */
-export async function launchWithExtension(extensionDir: string): Promise<{ context: BrowserContext; extensionId: string }> {
+/**
+ * A persistent context with an unpacked extension loaded; resolves its id from the service worker
+ * URL. `locale` (e.g. "de") sets the browser's UI language, which the extension's i18n follows.
+ */
+export async function launchWithExtension(
+  extensionDir: string,
+  options: { locale?: string } = {},
+): Promise<{ context: BrowserContext; extensionId: string }> {
   const userDataDir = mkdtempSync(join(tmpdir(), "ipatlas-chromium-"));
+  const language = options.locale ? [`--lang=${options.locale}`] : [];
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: false,
-    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
+    args: [...CHROMIUM_ARGS, ...language, `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
+    ...(options.locale ? { locale: options.locale, env: { ...process.env, LANGUAGE: options.locale } } : {}),
   });
   let [worker] = context.serviceWorkers();
   if (!worker) worker = await context.waitForEvent("serviceworker", { timeout: 20_000 });

@@ -10,16 +10,21 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-export async function servePages(pages: Record<string, string>): Promise<PageServer> {
+/** `host` "::1" serves the pages over IPv6 loopback. */
+export async function servePages(pages: Record<string, string>, host = "127.0.0.1"): Promise<PageServer> {
   const server = createServer((req, res) => {
     const page = pages[new URL(req.url ?? "/", "http://x").pathname];
     res.writeHead(page ? 200 : 404, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
     res.end(page ?? "not found");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // the browser's keep-alive connections would hold it open
+      }),
   };
 }
 
@@ -67,6 +72,19 @@ export const DEMO_PAGE = `<!doctype html>
 <input id="input" value="8.8.8.8">
 <div id="editor" contenteditable="true">editable 1.0.0.1 stays plain</div>
 <p id="later"></p>
+</body></html>`;
+
+/** Detection's hard cases: versions, CIDR blocks, bracketed and mapped IPv6, addresses in links. */
+export const DETECT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Detection</title>
+<style>body{font:16px/1.5 sans-serif;margin:24px;max-width:760px}</style></head>
+<body>
+<p id="version">Version string 4.2.1.0, firmware v 10.1.2.3, build 2.0.0.1 and v4.2.1.0 are versions.</p>
+<p id="cidr">Blocked 45.33.0.0/16 and 2001:db8::/32 at the edge.</p>
+<p id="v6">Upstream http://[2a00:1450:4001::1]:8080/ and mapped ::ffff:8.8.8.8.</p>
+<p id="link">See <a href="https://example.com/host/1.1.1.1">host 1.1.1.1</a> and <button>9.9.9.9</button> and 8.8.4.4.</p>
+<p id="selection">Select this: <span id="picked">9.9.9.9</span> please.</p>
+<p><a href="#top" id="after">A link after the addresses</a></p>
 </body></html>`;
 
 /**

@@ -32,6 +32,8 @@ export interface StartOptions {
   dataDir?: string;
   args?: string[];
   timeoutMs?: number;
+  /** the Node binary that runs the server (default: the one running the tests) */
+  node?: string;
 }
 
 /** A fresh, empty data dir in the temp folder (SQLite file, geo index, admin token). */
@@ -52,7 +54,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const dataDir = options.dataDir ?? makeDataDir();
   const env: NodeJS.ProcessEnv = { ...process.env, IPATLAS_LOG_LEVEL: "warn", ...options.env };
   const child = spawn(
-    process.execPath,
+    options.node ?? process.execPath,
     [BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, ...(options.args ?? [])],
     { env, cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );

@@ -27,7 +27,7 @@ function start(): void {
   const defaults = (name: SettingAttribute) => script?.getAttribute(`data-${name}`);
   const pageLang = () => document.documentElement.lang || navigator.language || "en";
 
-  customElements.define(TAG, createWidgetElement({ lookup, defaults, pageLang }));
+  customElements.define(TAG, createWidgetElement({ lookup, defaults, pageLang, server: new URL(baseUrl).origin }));
   Object.defineProperty(window, "IPAtlasWidget", { value: Object.freeze({ version: __IPATLAS_WIDGET_VERSION__ }) });
 
   const placeDefault = () => {

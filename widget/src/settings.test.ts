@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_FIELDS, keyProblem, parseFields, parseTheme, readSettings, type SettingAttribute } from "./settings.js";
+import { DEFAULT_FIELDS, keyProblem, parseFields, parseTheme, parseVariant, readSettings, type SettingAttribute } from "./settings.js";
 
 const attrs = (values: Partial<Record<SettingAttribute, string>>) => (name: SettingAttribute) => values[name] ?? null;
 
 describe("readSettings", () => {
   it("uses the element's attributes", () => {
     const settings = readSettings(attrs({ key: "ipa_pk_abc", ip: " 8.8.8.8 ", fields: "flag,city", theme: "dark", lang: "de" }));
-    expect(settings).toEqual({ key: "ipa_pk_abc", ip: "8.8.8.8", fields: ["flag", "city"], theme: "dark", lang: "de" });
+    expect(settings).toEqual({ key: "ipa_pk_abc", ip: "8.8.8.8", fields: ["flag", "city"], theme: "dark", variant: "card", lang: "de" });
   });
 
   it("falls back to the script's data-* values, attribute by attribute", () => {
@@ -18,13 +18,14 @@ describe("readSettings", () => {
 
   it("treats an empty ip as the visitor's own address and fills defaults", () => {
     const settings = readSettings(attrs({ ip: "" }));
-    expect(settings).toEqual({ key: "", ip: "", fields: DEFAULT_FIELDS, theme: "auto", lang: "" });
+    expect(settings).toEqual({ key: "", ip: "", fields: DEFAULT_FIELDS, theme: "auto", variant: "card", lang: "" });
   });
 });
 
 describe("parseFields", () => {
   it("keeps known names in the widget's order, case- and space-insensitive", () => {
     expect(parseFields(" ASN, flag  city,bogus")).toEqual(["flag", "city", "asn"]);
+    expect(parseFields("time,region,country")).toEqual(["country", "region", "time"]);
   });
   it("falls back to the defaults when nothing usable is given", () => {
     expect(parseFields("")).toEqual(DEFAULT_FIELDS);
@@ -39,6 +40,15 @@ describe("parseTheme", () => {
     expect(parseTheme("light")).toBe("light");
     expect(parseTheme("purple")).toBe("auto");
     expect(parseTheme(undefined)).toBe("auto");
+  });
+});
+
+describe("parseVariant", () => {
+  it("accepts card and badge and defaults to card", () => {
+    expect(parseVariant(" Badge ")).toBe("badge");
+    expect(parseVariant("card")).toBe("card");
+    expect(parseVariant("pill")).toBe("card");
+    expect(parseVariant(null)).toBe("card");
   });
 });
 

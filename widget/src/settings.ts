@@ -3,12 +3,17 @@
  * as defaults. Pure (no DOM access) so it can be unit-tested in Node.
  */
 
-export const FIELDS = ["flag", "country", "region", "city", "asn", "ip"] as const;
+export const FIELDS = ["flag", "country", "region", "city", "time", "asn", "ip"] as const;
 export type Field = (typeof FIELDS)[number];
 export const DEFAULT_FIELDS: readonly Field[] = ["flag", "country", "city", "asn"];
 
-export const THEMES = ["light", "dark", "auto"] as const;
+/** the first of each list is the default */
+export const THEMES = ["auto", "light", "dark"] as const;
 export type Theme = (typeof THEMES)[number];
+
+/** card: every chosen field, wrapping; badge: one compact pill, the rest on hover or focus */
+export const VARIANTS = ["card", "badge"] as const;
+export type Variant = (typeof VARIANTS)[number];
 
 export interface WidgetSettings {
   /** public key (`ipa_pk_…`); "" when none was given */
@@ -17,12 +22,13 @@ export interface WidgetSettings {
   ip: string;
   fields: readonly Field[];
   theme: Theme;
+  variant: Variant;
   /** BCP 47 tag for country names; "" means the page's language */
   lang: string;
 }
 
 /** The attribute names an `<ipatlas-widget>` reacts to; the script tag takes them as `data-*`. */
-export const SETTING_ATTRIBUTES = ["key", "ip", "fields", "theme", "lang"] as const;
+export const SETTING_ATTRIBUTES = ["key", "ip", "fields", "theme", "variant", "lang"] as const;
 export type SettingAttribute = (typeof SETTING_ATTRIBUTES)[number];
 
 /** An attribute lookup: the element's own value wins, then the script's `data-*` value. */
@@ -36,9 +42,18 @@ export function parseFields(value: string | null | undefined): readonly Field[] 
   return fields.length ? fields : DEFAULT_FIELDS;
 }
 
+/** the value when it is one of the options (case-insensitive), else the first option */
+function oneOf<T extends string>(options: readonly T[], value: string | null | undefined): T {
+  const wanted = value?.trim().toLowerCase() ?? "";
+  return (options as readonly string[]).includes(wanted) ? (wanted as T) : options[0]!;
+}
+
 export function parseTheme(value: string | null | undefined): Theme {
-  const theme = value?.trim().toLowerCase();
-  return (THEMES as readonly string[]).includes(theme ?? "") ? (theme as Theme) : "auto";
+  return oneOf(THEMES, value);
+}
+
+export function parseVariant(value: string | null | undefined): Variant {
+  return oneOf(VARIANTS, value);
 }
 
 export function readSettings(own: AttributeSource, fallback: AttributeSource = () => null): WidgetSettings {
@@ -48,6 +63,7 @@ export function readSettings(own: AttributeSource, fallback: AttributeSource = (
     ip: get("ip"),
     fields: parseFields(get("fields")),
     theme: parseTheme(get("theme")),
+    variant: parseVariant(get("variant")),
     lang: get("lang"),
   };
 }

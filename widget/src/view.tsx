@@ -1,31 +1,28 @@
 /**
- * What a widget shows in each state. One fixed box for loading, result and error, so nothing on
- * the host page moves when the answer arrives.
+ * What a widget shows in each state. The box takes the width of its content and wraps inside a
+ * narrower container instead of cutting text; the full text is also the box's tooltip, and the
+ * badge variant opens its details on hover and keyboard focus.
  */
-import type { ReadonlySignal } from "@preact/signals";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
-import type { ErrorEnvelope } from "../../lib/schemas/envelope.js";
 import { DATA_SOURCES, type DataSource } from "../../lib/schemas/data-sources.js";
 import { countryName } from "./country-name.js";
+import type { Explanation } from "./explain.js";
 import type { Field, WidgetSettings } from "./settings.js";
 
 export type WidgetState =
   | { status: "loading" }
   | { status: "ready"; data: IpObject; sources?: DataSource[] }
-  | { status: "error"; error: ErrorEnvelope };
+  /** no location to show: an error, a private address, or an address the data does not know */
+  | { status: "empty"; why: Explanation };
 
-/**
- * A visible link to each data source the server named (lib/schemas/data-sources.ts), as their
- * licences ask; the server's default data (DB-IP) until an answer says otherwise.
- */
-function Attribution({ sources }: { sources?: readonly DataSource[] }) {
+/** The data credit the licences ask for: small, a link per source the server named (DB-IP by default). */
+function Credit({ sources }: { sources?: readonly DataSource[] }) {
   const shown: readonly DataSource[] = sources?.length ? sources : ["DB-IP"];
   return (
-    <span class="attribution">
-      IP data:{" "}
+    <span class="credit">
       {shown.map((source, i) => (
         <>
-          {i > 0 && ", "}
+          {i > 0 && " · "}
           <a part="attribution" href={DATA_SOURCES[source].href} target="_blank" rel="noopener noreferrer" title={DATA_SOURCES[source].credit}>
             {source}
           </a>
@@ -36,72 +33,111 @@ function Attribution({ sources }: { sources?: readonly DataSource[] }) {
 }
 
 export interface ViewProps {
-  state: ReadonlySignal<WidgetState>;
-  settings: ReadonlySignal<WidgetSettings>;
+  state: WidgetState;
+  settings: WidgetSettings;
   /** the page's language when the widget has none of its own */
   pageLang: string;
+  /** for the local time; injected so tests and re-renders agree */
+  now: Date;
 }
 
-function join(parts: Array<string | null | undefined | false>, separator: string): string {
-  return parts.filter(Boolean).join(separator);
+const join = (parts: Array<string | null | undefined | false>, separator = " · ") => parts.filter(Boolean).join(separator);
+
+/** hh:mm in the address's time zone, in the reader's language; "" when unknown */
+function localTime(zone: string | null | undefined, lang: string, now: Date): string {
+  if (!zone) return "";
+  try {
+    return `${new Intl.DateTimeFormat(lang || undefined, { hour: "numeric", minute: "2-digit", timeZone: zone }).format(now)} local time`;
+  } catch {
+    return "";
+  }
 }
 
-function Result({ data, sources, fields, lang }: { data: IpObject; sources?: DataSource[]; fields: readonly Field[]; lang: string }) {
+interface Lines {
+  place: string;
+  extra: string;
+  network: string;
+}
+
+function lines(data: IpObject, fields: readonly Field[], lang: string, now: Date): Lines {
   const show = (field: Field) => fields.includes(field);
-  const country = data.continent?.country ?? null;
-  const flag = country?.flag ?? null;
-  const name = country ? countryName(country.code, lang, country.name) : "";
-  // Country first: when the box is too narrow, the ellipsis eats the city, not the country.
-  const place = join(
-    [show("country") && name, join([show("city") && country?.city?.name, show("region") && country?.subdivision?.name], ", ")],
-    " · ",
-  );
-  const network = join(
-    [show("ip") && data.ip, show("asn") && data.asn?.number != null && `AS${data.asn.number}`, show("asn") && data.asn?.name],
-    " · ",
-  );
-  return (
-    <>
-      {show("flag") && flag?.img ? (
-        <img part="flag" class="flag" src={flag.img} alt={name} width={24} height={18} decoding="async" />
-      ) : show("flag") && flag?.emoji ? (
-        <span part="flag" class="emoji" role="img" aria-label={name}>{flag.emoji}</span>
-      ) : null}
+  const country = data.continent?.country;
+  const city = country?.city;
+  return {
+    place: join([show("country") && countryName(country?.code, lang, country?.name), show("city") && city?.name]),
+    extra: join([show("region") && country?.subdivision?.name, show("time") && localTime(city?.timezone?.name, lang, now)]),
+    network: join([show("asn") && data.asn?.number != null && `AS${data.asn.number} ${data.asn.name ?? ""}`.trim(), show("ip") && data.ip]),
+  };
+}
+
+function Flag({ data, lang }: { data: IpObject; lang: string }) {
+  const country = data.continent?.country;
+  const flag = country?.flag;
+  const name = countryName(country?.code, lang, country?.name);
+  if (flag?.img) return <img part="flag" class="flag" src={flag.img} alt={name} width={24} height={18} decoding="async" />;
+  if (flag?.emoji) return <span part="flag" class="flag emoji" role="img" aria-label={name}>{flag.emoji}</span>;
+  return null;
+}
+
+export function WidgetView({ state, settings, pageLang, now }: ViewProps) {
+  const { theme, fields, lang: ownLang, variant } = settings;
+  const lang = ownLang || pageLang;
+  const badge = variant === "badge";
+  let body;
+  let full = "";
+  if (state.status === "loading") {
+    body = (
+      <>
+        <span class="skel flag" />
+        <span class="text">
+          <span class="skel" />
+          {!badge && <span class="skel short" />}
+        </span>
+      </>
+    );
+  } else if (state.status === "ready") {
+    const { place, extra, network } = lines(state.data, fields, lang, now);
+    full = join([place, extra, network], "\n");
+    body = (
+      <>
+        {fields.includes("flag") && <Flag data={state.data} lang={lang} />}
+        <span class="text">
+          {/* without place fields the network is the headline */}
+          <span part={place ? "place" : "network"} class="line">{place || network || state.data.ip}</span>
+          <span class="more">
+            {extra && <span part="extra" class="sub">{extra}</span>}
+            {network && place && <span part="network" class="sub">{network}</span>}
+            <Credit sources={state.sources} />
+          </span>
+        </span>
+      </>
+    );
+  } else {
+    const { why } = state;
+    full = `${why.title}\n${why.detail}`;
+    body = (
       <span class="text">
-        <span part="place" class="line" title={place}>{place || (country ? name : "Location unknown")}</span>
-        <span class="row">
-          <span part="network" class="sub">{network}</span>
-          <Attribution sources={sources} />
+        <span part="error" class="line">{why.title}</span>
+        <span class="more">
+          <span class="sub">{why.detail}</span>
+          <Credit />
         </span>
       </span>
-    </>
-  );
-}
-
-export function WidgetView({ state, settings, pageLang }: ViewProps) {
-  const current = state.value;
-  const { theme, fields, lang } = settings.value;
+    );
+  }
   return (
-    <div part="box" class={`box ${theme}`} role="status" aria-busy={current.status === "loading" ? "true" : "false"} data-status={current.status}>
-      {current.status === "loading" ? (
-        <>
-          <span class="skel flag" />
-          <span class="text">
-            <span class="skel" />
-            <span class="skel short" />
-          </span>
-        </>
-      ) : current.status === "ready" ? (
-        <Result data={current.data} sources={current.sources} fields={fields} lang={lang || pageLang} />
-      ) : (
-        <span class="text">
-          <span part="error" class="line error" title={current.error.message}>Location unavailable</span>
-          <span class="row">
-            <span class="sub" />
-            <Attribution />
-          </span>
-        </span>
-      )}
+    <div
+      part="box"
+      class={`box ${theme} ${variant}`}
+      role="status"
+      aria-busy={state.status === "loading" ? "true" : "false"}
+      data-status={state.status === "empty" ? "error" : state.status}
+      data-reason={state.status === "empty" ? state.why.reason : undefined}
+      title={full || undefined}
+      // focusable so keyboard users reach the badge's details
+      tabIndex={badge && full ? 0 : undefined}
+    >
+      {body}
     </div>
   );
 }

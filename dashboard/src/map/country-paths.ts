@@ -1,25 +1,16 @@
 /**
  * Country outlines for the conversions map: Natural Earth 1:110m shapes from the world-atlas
- * package (TopoJSON, ~100 KB, bundled: no tile server), drawn in an equirectangular projection so
- * that a conversion's latitude/longitude maps to the same plane with one line of arithmetic.
+ * package (TopoJSON), drawn in an equirectangular projection so that a conversion's
+ * latitude/longitude maps to the same plane with one line of arithmetic. Runs at build time
+ * (dashboard/build.ts writes the paths as a JSON asset); the page fetches them with the map.
  */
 import { feature } from "topojson-client";
 import type { Topology, GeometryCollection } from "topojson-specification";
 import type { Position } from "geojson";
 
-/** The drawing plane: longitude -180..180 → x 0..360, latitude 84..-60 → y 0..144 (Antarctica cut). */
-export const MAP_VIEWBOX = { width: 360, height: 144, north: 84 } as const;
+import { project, type CountryPath } from "./projection.js";
 
-export interface CountryPath {
-  /** ISO 3166-1 numeric code as world-atlas writes it ("826"), or "" for disputed areas without one */
-  id: string;
-  name: string;
-  d: string;
-}
-
-export function project(longitude: number, latitude: number): { x: number; y: number } {
-  return { x: longitude + 180, y: MAP_VIEWBOX.north - latitude };
-}
+export { MAP_VIEWBOX, project, type CountryPath } from "./projection.js";
 
 const round = (n: number) => Math.round(n * 10) / 10;
 

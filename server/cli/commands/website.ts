@@ -1,5 +1,5 @@
 /** ipatlas website add | list | remove (docs/api.md#command-line): an origin pattern and its public key. */
-import { configuredWidgetSnippet } from "../../widget/snippet.js";
+import { configuredWidgetSnippet, takesWidget } from "../../widget/snippet.js";
 import type { Command } from "../command.js";
 
 export const websiteCommands: Command[] = [
@@ -13,13 +13,15 @@ export const websiteCommands: Command[] = [
     },
     async run(ctx) {
       const result = await (await ctx.services()).addWebsite({ projectId: ctx.options.project, origin: ctx.options.origin });
-      // The ready-to-paste widget embed (issue #5); null while the widget is not built.
-      const snippet = configuredWidgetSnippet(ctx.config, result.publicKey);
+      // The ready-to-paste widget embed; null while the widget is not built, and for extensions.
+      const snippet = configuredWidgetSnippet(ctx.config, result.website.origin, result.publicKey);
+      const extension = !takesWidget(result.website.origin);
       return {
         json: { website: result.website, publicKey: result.publicKey, snippet },
         text:
           `Added website ${result.website.origin} (${result.website.id}).\nPublic key: ${result.publicKey}` +
-          (snippet ? `\n\nWidget snippet for that site:\n${snippet}` : ""),
+          (snippet ? `\n\nWidget snippet for that site:\n${snippet}` : "") +
+          (extension ? "\n\nSet this key in the extension's options; extensions call the API directly and take no widget snippet." : ""),
       };
     },
   },

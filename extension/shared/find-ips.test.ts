@@ -25,14 +25,33 @@ describe("findIps", () => {
     expect(found('client=203.0.113.9:443 [2a00:1450:4001::1]:443 route 192.168.0.0/16 ip:81.2.69.160 "::1"')).toEqual([
       "203.0.113.9",
       "2a00:1450:4001::1",
-      "192.168.0.0",
+      "192.168.0.0/16",
       "81.2.69.160",
       "::1",
     ]);
   });
 
+  it("takes a CIDR block as its network: host bits cleared, prefix kept", () => {
+    expect(findIps("route 45.33.0.0/16 and 45.33.17.9/16, 2001:db8::/32")).toEqual([
+      { start: 6, end: 18, ip: "45.33.0.0", isPublic: true, prefix: 16 },
+      { start: 23, end: 36, ip: "45.33.0.0", isPublic: true, prefix: 16 },
+      { start: 38, end: 51, ip: "2001:db8::", isPublic: false, prefix: 32 },
+    ]);
+    // An impossible prefix is no CIDR: the address alone is still an address.
+    expect(found("1.2.3.0/33")).toEqual(["1.2.3.0"]);
+  });
+
+  it("keeps bracketed and IPv4-mapped IPv6 whole", () => {
+    expect(found("http://[2a00:1450:4001::1]:8080/ and [::ffff:8.8.8.8] and ::ffff:9.9.9.9.")).toEqual([
+      "2a00:1450:4001::1",
+      "::ffff:8.8.8.8",
+      "::ffff:9.9.9.9",
+    ]);
+  });
+
   it.each([
     ["version strings", "release 1.2.3.4.5 and v1.2.3.4"],
+    ["a number after the word version", "Version string 4.2.1.0, version: 8.8.8.8, Firmware 9.9.9.9, v 1.1.1.1"],
     ["leading zeros", "010.0.0.1 and 1.2.3.04"],
     ["out of range octets", "256.1.1.1 and 1.2.3.999"],
     ["times and MAC addresses", "at 12:30:45 from 00:1a:2b:3c:4d:5e"],

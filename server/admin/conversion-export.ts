@@ -1,0 +1,67 @@
+/**
+ * The filtered conversion list as a download, streamed chunk by chunk so a large export never
+ * sits in memory: CSV (one row per conversion, the columns a spreadsheet wants) or NDJSON (the
+ * stored conversion, one JSON document per line).
+ */
+import type { IpObject } from "../../lib/schemas/ip-object.js";
+import type { Storage, StoredConversion } from "../storage/types.js";
+import { matches, SCAN_CHUNK, type ConversionFilter } from "./conversion-views.js";
+
+/** an export reads at most this many stored rows */
+export const EXPORT_ROW_LIMIT = 1_000_000;
+
+export const CSV_COLUMNS = ["uniqueId", "createdAt", "status", "ip", "country", "region", "city", "latitude", "longitude", "asn", "asnName"] as const;
+
+/** RFC 4180 quoting, and a leading quote for text a spreadsheet would run as a formula */
+function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  let text = String(value);
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvRow(conversion: StoredConversion): string {
+  const data = conversion.data as Partial<IpObject>;
+  const country = data.continent?.country;
+  const values = [
+    conversion.uniqueId,
+    conversion.createdAt,
+    conversion.status,
+    data.ip,
+    country?.code,
+    country?.subdivision?.name,
+    country?.city?.name,
+    country?.city?.latitude,
+    country?.city?.longitude,
+    data.asn?.number,
+    data.asn?.name,
+  ];
+  return values.map(csvCell).join(",") + "\r\n";
+}
+
+/** One piece of the file per stored chunk, so the download starts at once and memory stays flat. */
+async function* exportPieces(storage: Storage, projectId: string, filter: ConversionFilter, format: "csv" | "ndjson"): AsyncGenerator<string> {
+  if (format === "csv") yield CSV_COLUMNS.join(",") + "\r\n";
+  for (let at = 0; at < EXPORT_ROW_LIMIT; at += SCAN_CHUNK) {
+    const chunk = await storage.listConversions({ projectId, offset: at, limit: SCAN_CHUNK, ip: filter.ip });
+    const rows = chunk.conversions.filter((conversion) => matches(conversion, filter));
+    if (rows.length) yield rows.map((row) => (format === "csv" ? csvRow(row) : JSON.stringify(row) + "\n")).join("");
+    if (chunk.conversions.length < SCAN_CHUNK) return;
+  }
+}
+
+/** pulled by the client's pace: the next chunk is read from storage only when the last was sent */
+export function exportStream(storage: Storage, projectId: string, filter: ConversionFilter, format: "csv" | "ndjson"): ReadableStream<Uint8Array> {
+  const pieces = exportPieces(storage, projectId, filter, format);
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await pieces.next();
+      if (done) controller.close();
+      else controller.enqueue(encoder.encode(value));
+    },
+    async cancel() {
+      await pieces.return(undefined);
+    },
+  });
+}
