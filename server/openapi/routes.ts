@@ -22,13 +22,13 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>IP Atlas API reference</title>
-<link rel="icon" href="/docs/favicon-32x32.png">
-<link rel="stylesheet" href="/docs/swagger-ui.css">
+<link rel="icon" href="/docs/swagger-ui/favicon-32x32.png">
+<link rel="stylesheet" href="/docs/swagger-ui/swagger-ui.css">
 </head>
 <body>
 <div id="swagger-ui"></div>
-<script src="/docs/swagger-ui-bundle.js"></script>
-<script src="/docs/init.js"></script>
+<script src="/docs/swagger-ui/swagger-ui-bundle.js"></script>
+<script src="/docs/swagger-ui/init.js"></script>
 </body>
 </html>
 `;
@@ -43,8 +43,9 @@ export function openApiRoutes(): Hono<AppEnv> {
 
   app.get("/openapi.json", (c) => c.body(body, 200, { "content-type": "application/json; charset=utf-8", "cache-control": "no-cache" }));
   app.get("/docs", (c) => c.html(PAGE));
-  app.get("/docs/init.js", (c) => c.body(INIT, 200, { "content-type": "text/javascript; charset=utf-8" }));
-  app.get("/docs/:file", (c) => {
+  app.get("/docs/swagger-ui/init.js", (c) => c.body(INIT, 200, { "content-type": "text/javascript; charset=utf-8" }));
+  // its own folder: /docs/api and other /docs pages belong to other routes
+  app.get("/docs/swagger-ui/:file", (c) => {
     const file = c.req.param("file");
     const type = ASSETS[file];
     if (!type) return c.notFound();
