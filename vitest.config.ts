@@ -11,6 +11,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
+    // Tests talk to loopback only: no server they start may schedule a download of new data.
+    env: { IPATLAS_UPDATE_EVERY: "off" },
     reporters: ["default", "./test/helpers/summary-reporter.ts"],
   },
 });

@@ -13,6 +13,8 @@ describe("loadConfig", () => {
       trustProxy: 0,
       publicRateLimit: 60,
       databaseUrl: null,
+      dbPool: 10,
+      dbSchema: null,
       logLevel: "info",
       benchRoutes: false,
     });
@@ -27,6 +29,7 @@ describe("loadConfig", () => {
     expect(config.dataDir).toBe("/tmp/b");
     expect(config.trustProxy).toBe(2);
     expect(config.publicUrl).toBe("https://geo.example.com");
+    expect(loadConfig({ IPATLAS_DB_POOL: "4", IPATLAS_DB_SCHEMA: "tenant_a" })).toMatchObject({ dbPool: 4, dbSchema: "tenant_a" });
   });
 
   it("refuses values that are not what they claim to be", () => {
@@ -34,6 +37,8 @@ describe("loadConfig", () => {
     expect(() => loadConfig({}, { port: "70000" })).toThrow(/--port/);
     expect(() => loadConfig({ IPATLAS_LOG_LEVEL: "loud" })).toThrow(/IPATLAS_LOG_LEVEL/);
     expect(() => loadConfig({ IPATLAS_PUBLIC_RATE_LIMIT: "-1" })).toThrow(/IPATLAS_PUBLIC_RATE_LIMIT/);
+    expect(() => loadConfig({ IPATLAS_DB_POOL: "0" })).toThrow(/IPATLAS_DB_POOL/);
+    expect(() => loadConfig({ IPATLAS_DB_POOL: "ten" })).toThrow(/IPATLAS_DB_POOL/);
   });
 });
 

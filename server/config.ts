@@ -3,6 +3,7 @@
  * the CLI and the tests agree on names and defaults.
  */
 import { resolve } from "node:path";
+import { loadUpdateSettings, UpdateSettingsError, type UpdateSettings } from "./geo/update/settings.js";
 import { parseCidr } from "../lib/ip/index.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -23,6 +24,10 @@ export interface Config {
   cityDb: string | null;
   asnDb: string | null;
   databaseUrl: string | null;
+  /** PostgreSQL connections per process (IPATLAS_DB_POOL) */
+  dbPool: number;
+  /** PostgreSQL schema (IPATLAS_DB_SCHEMA); null = the URL's `?schema=`, else `public` */
+  dbSchema: string | null;
   logLevel: LogLevel;
   /** IPATLAS_LOG_FORMAT; null = pretty on a terminal, JSON otherwise */
   logFormat: LogFormat | null;
@@ -38,6 +43,8 @@ export interface Config {
   metricsPort: number | null;
   /** Bearer token /metrics asks for; null = none */
   metricsToken: string | null;
+  /** data updates and freshness (server/geo/update/settings.ts) */
+  update: UpdateSettings;
   /** what one client can hold of the server (docs/security.md) */
   limits: ServerLimits;
 }
@@ -68,6 +75,7 @@ export interface ConfigFlags {
   host?: string;
   metrics?: boolean;
   metricsPort?: string;
+  updateEvery?: string;
 }
 
 export class ConfigError extends Error {}
@@ -108,6 +116,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     cityDb: text(env.IPATLAS_CITY_DB),
     asnDb: text(env.IPATLAS_ASN_DB),
     databaseUrl: text(env.DATABASE_URL),
+    dbPool: integer("IPATLAS_DB_POOL", env.IPATLAS_DB_POOL, 10, 1, 1000),
+    dbSchema: text(env.IPATLAS_DB_SCHEMA),
     logLevel,
     logFormat: logFormat ?? null,
     accessLog: env.IPATLAS_ACCESS_LOG !== "0",
@@ -118,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
       ? null
       : integer(flags.metricsPort !== undefined ? "--metrics-port" : "IPATLAS_METRICS_PORT", flags.metricsPort ?? env.IPATLAS_METRICS_PORT, 0, 0, 65535),
     metricsToken: text(env.IPATLAS_METRICS_TOKEN),
+    update: updateSettings(env, flags),
     limits: loadLimits(env, trustProxy),
   };
 }
@@ -145,6 +156,15 @@ function loadLimits(env: NodeJS.ProcessEnv, trustProxy: number): ServerLimits {
     throw new ConfigError("IPATLAS_HEADERS_TIMEOUT_MS must not be longer than IPATLAS_REQUEST_TIMEOUT_MS");
   }
   return limits;
+}
+
+function updateSettings(env: NodeJS.ProcessEnv, flags: ConfigFlags): UpdateSettings {
+  try {
+    return loadUpdateSettings(env, { updateEvery: flags.updateEvery });
+  } catch (error) {
+    if (error instanceof UpdateSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 /** The base URL to print and to build absolute links with. */

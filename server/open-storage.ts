@@ -2,7 +2,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config.js";
-import { createStorage, storageOptionsFromEnv, type Storage } from "./storage/index.js";
+import { createStorage, type Storage } from "./storage/index.js";
 
 /**
  * The SQLite file holds key hashes, names and every stored conversion: readable by its owner
@@ -23,8 +23,13 @@ async function privateSqliteFile(dataDir: string): Promise<void> {
   }
 }
 
-export async function openStorage(config: Config, env: NodeJS.ProcessEnv): Promise<Storage> {
-  const options = { ...storageOptionsFromEnv(config.dataDir, env), databaseUrl: config.databaseUrl ?? undefined };
+export async function openStorage(config: Config): Promise<Storage> {
+  const options = {
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl ?? undefined,
+    poolSize: config.dbPool,
+    schema: config.dbSchema ?? undefined,
+  };
   if (!options.databaseUrl) await privateSqliteFile(config.dataDir);
   return createStorage(options);
 }

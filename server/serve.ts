@@ -25,6 +25,8 @@ import { recordServerUrl } from "./public-url.js";
 import { ensureWebBuilds } from "./web-builds.js";
 import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";
 import { join } from "node:path";
+import { startUpkeep } from "./geo/update/upkeep.js";
+import { warmUp } from "./warm-up.js";
 
 // in-flight requests get this long before their connections are cut; storage then flushes and closes
 const SHUTDOWN_LIMIT_MS = 7_000;
@@ -69,7 +71,7 @@ function nextStepsText(baseUrl: string, config: Config, env: NodeJS.ProcessEnv, 
 
 export async function startServer(config: Config, env: NodeJS.ProcessEnv, print: (text: string) => void, log: Logger): Promise<RunningServer> {
   const missingBuilds = await ensureWebBuilds(print);
-  const storage = await openStorage(config, env);
+  const storage = await openStorage(config);
   const keys = createKeyService(storage, { pollMs: config.keyCachePollMs, onError: (error, where) => log.warn(where, { error }) });
   const services = createAdminServices(storage, () => keys.invalidate());
   const newSecretKey = await firstRun(services);
@@ -85,6 +87,9 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   const metrics = config.metrics ? createMetrics({ databases: () => engine.databases() }) : undefined;
   const deps: AppDeps = { storage, engine, config, keys, services, log, metrics };
   const app = createApp(deps);
+  await warmUp(app, engine);
+  // stale warnings, and the data update schedule (docs/data.md "Updates")
+  const upkeep = startUpkeep({ engine, dataDir: config.dataDir, cityDb: config.cityDb, asnDb: config.asnDb, settings: config.update, log });
 
   let server: Server;
   try {
@@ -95,6 +100,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
     });
   } catch (error) {
     // e.g. EADDRINUSE: release what was opened so the process can exit with the error
+    upkeep.stop();
     await keys.close();
     await storage.close();
     await engine.close();
@@ -125,6 +131,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
       const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_LIMIT_MS);
       await closed;
       clearTimeout(force);
+      upkeep.stop();
       await metricsServer?.close();
       metrics?.close();
       await keys.close();

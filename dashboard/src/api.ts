@@ -5,6 +5,7 @@
 import ky from "ky";
 import { z } from "zod";
 import { errorEnvelopeSchema, envelopeSchema } from "../../lib/schemas/envelope.js";
+import { healthResponseSchema } from "../../lib/schemas/api.js";
 import {
   ADMIN_MESSAGES,
   CSRF_HEADER,
@@ -99,6 +100,9 @@ export const api = {
   /** the export's address, for a streamed fetch (see exportConversions) */
   exportUrl: (projectId: string, filter: ConversionFilterInput, format: "csv" | "ndjson") =>
     `/admin/api/projects/${encodeURIComponent(projectId)}/conversions/export?${queryString({ ...filter, format })}`,
+
+  /** the public health answer: the data in use and its freshness */
+  health: async () => envelopeSchema(healthResponseSchema).parse(await ky.get("/healthz", { retry: 0, timeout: 30_000 }).json()).data,
 };
 
 function queryString(values: Record<string, string | number | undefined>): URLSearchParams {

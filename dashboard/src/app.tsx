@@ -19,6 +19,7 @@ import {
   type Tab,
 } from "./state.js";
 import { WebsitesPanel } from "./websites.js";
+import { DataFreshness } from "./data-freshness.js";
 
 export function App() {
   useEffect(() => {
@@ -96,6 +97,7 @@ function SignedIn() {
                 ? "Create a project to get its first secret key."
                 : "Choose a project to manage its keys, websites and conversions."}
             </p>
+            <DataFreshness />
           </section>
         )}
       </main>

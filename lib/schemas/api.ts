@@ -29,7 +29,7 @@ export const conversionSchema = z.object({
 export type Conversion = z.infer<typeof conversionSchema>;
 
 // GET /convert
-export const convertQuerySchema = z.object({ ip: z.string().optional() });
+export const convertQuerySchema = z.object({ ip: z.string().optional(), lang: z.string().optional() });
 export const convertResponseSchema = ipObjectSchema.nullable();
 
 // POST /convert
@@ -62,12 +62,31 @@ export const listConversionsResponseSchema = z.object({
 });
 export type ListConversionsResponse = z.infer<typeof listConversionsResponseSchema>;
 
-// GET /healthz
+// GET /healthz (docs/api.md, docs/data.md "Freshness")
+export const healthDatabaseSchema = z.object({
+  name: z.string(),
+  kind: z.string(),
+  source: z.string(),
+  buildDate: z.string().nullable(),
+  /** whole days since buildDate; null when it is unknown */
+  ageDays: z.number().int().nullable(),
+  /** older than maxAgeDays */
+  stale: z.boolean(),
+});
 export const healthResponseSchema = z.object({
   status: z.literal("ok"),
-  databases: z.array(
-    z.object({ name: z.string(), kind: z.string(), source: z.string(), buildDate: z.string().nullable() }),
-  ),
+  /** true when any database is stale */
+  stale: z.boolean(),
+  maxAgeDays: z.number().int(),
+  databases: z.array(healthDatabaseSchema),
+  update: z.object({
+    source: z.enum(["dbip", "maxmind"]),
+    /** the schedule of `serve`; null: off */
+    everySeconds: z.number().int().nullable(),
+    lastCheckAt: z.string().nullable(),
+    /** null: never checked */
+    lastCheckOk: z.boolean().nullable(),
+  }),
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 

@@ -30,6 +30,8 @@ export const MESSAGES = {
   conversionIdsCount: "conversionIds must contain between 1 and 100 items",
   invalidOffset: "offset must be an integer of at least 0",
   invalidLimit: "limit must be an integer between 1 and 50",
+  serverBusy: "Server busy, retry later",
+  invalidLang: "lang must be a language tag such as en, de or pt-BR",
   bodyIncomplete: "Request body was not received completely",
   invalidForwardedFor: "X-Forwarded-For does not name a valid client address",
   tooManyConnections: "Too many connections from your address",

@@ -181,6 +181,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       host: typeof chosen.options.host === "string" ? chosen.options.host : undefined,
       metrics: chosen.options.metrics === true,
       metricsPort: typeof chosen.options["metrics-port"] === "string" ? chosen.options["metrics-port"] : undefined,
+      updateEvery: typeof chosen.options["update-every"] === "string" ? chosen.options["update-every"] : undefined,
     });
     let services: AdminServices | null = null;
     const ctx: CommandContext = {
@@ -194,7 +195,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         if (!storage) {
           const warning = await newDatabaseWarning(config);
           if (warning) io.stderr(warning);
-          storage = await openStorage(config, io.env);
+          storage = await openStorage(config);
         }
         services ??= createAdminServices(storage);
         return services;

@@ -40,6 +40,10 @@ export class UsageFloor {
   }
 }
 
+/** addresses converted between two yields of the event loop (~5 ms of work) */
+const CONVERT_SLICE = 500;
+export const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export interface ConvertedItem extends ConvertResult {
   input: string;
   conversionId: string;
@@ -54,6 +58,8 @@ export async function convertAndStore(
   project: Project,
   inputs: readonly string[],
   now = new Date(),
+  /** language of the names (geo/lang); stored as answered */
+  lang: string | null = null,
 ): Promise<ConvertOutcome> {
   const period = periodOf(now);
   const limit = planLimit(project.plan);
@@ -63,10 +69,13 @@ export async function convertAndStore(
   const startedAt = now.getTime();
   // Time-ordered (v7) ids land at the end of the unique-id index instead of on a random page of
   // it, so a batch dirties a few index pages rather than one per row.
-  const items: ConvertedItem[] = inputs.map((raw) => {
-    const input = storableText(raw);
-    return { input, conversionId: timeOrderedUuid(), ...deps.engine.convert(input, now) };
-  });
+  const items: ConvertedItem[] = new Array(inputs.length);
+  for (let i = 0; i < inputs.length; i++) {
+    // a large bulk gives other requests a turn between slices instead of holding the event loop
+    if (i > 0 && i % CONVERT_SLICE === 0) await yieldToOthers();
+    const input = storableText(inputs[i]!);
+    items[i] = { input, conversionId: timeOrderedUuid(), ...deps.engine.convert(input, now, lang) };
+  }
   const completedAt = Date.now();
   const result = await deps.storage.commitConversions({
     projectId: project.id,

@@ -23,7 +23,7 @@ export interface ConvertParts {
 export interface GeoDatabaseInfo {
   /** e.g. "city", "asn", "registered-country" */
   name: string;
-  /** "bundled" or "maxmind" */
+  /** "bundled", "maxmind" or "dbip" (a MaxMind-format file, configured or downloaded, by its publisher) */
   kind: string;
   /** file path or npm package@version */
   source: string;
@@ -35,9 +35,17 @@ export interface GeoEngine {
   /**
    * Converts one address. Synchronous and pure apart from the clock: `now` is the instant used
    * for `timezone.time_now`, so the caller can store the same instant as `startedAt`.
-   * Never throws: a broken lookup comes back as status `failed`.
+   * Never throws: a broken lookup comes back as status `failed`. `lang`: the canonical language
+   * tag of the names (geo/lang); null or omitted: English.
    */
-  convert(input: string, now: Date): ConvertResult;
+  convert(input: string, now: Date, lang?: string | null): ConvertResult;
+  /** `JSON.stringify(result.data)` of one of this engine's results, from cached fragments */
+  toJson(result: ConvertResult): string;
   databases(): GeoDatabaseInfo[];
+  /**
+   * Runs lookups over the whole address space for at most `budgetMs` (default 100), so the first
+   * requests after start do not pay for compiling and filling the record caches.
+   */
+  warmUp(budgetMs?: number): void;
   close(): Promise<void>;
 }

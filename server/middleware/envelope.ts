@@ -43,3 +43,20 @@ export function reply<T>(
 export function replyError(c: Context, error: ApiError): Response {
   return reply(c, error.status, error.message, error.data, error.headers);
 }
+
+/**
+ * `reply` for data that is already JSON text (the hot convert routes assemble it from cached
+ * fragments): the same envelope, key order and headers, without serialising an object tree.
+ */
+export function replyJsonText(
+  c: Context,
+  status: ContentfulStatusCode,
+  message: string,
+  dataJson: string,
+  headers: Record<string, string> = {},
+): Response {
+  const startedAt = c.get("startedAt") ?? performance.now();
+  const resTime = Math.round((performance.now() - startedAt) * 1000) / 1000;
+  const text = `{"success":${status < 400},"message":${JSON.stringify(message)},"code":${status},"data":${dataJson},"_req":{"reqId":${JSON.stringify(c.get("reqId") ?? "")},"resTime":${resTime}}}`;
+  return c.body(text, status, { "Content-Type": "application/json", ...headers });
+}

@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
-import { reply } from "../middleware/envelope.js";
+import { reply, replyJsonText } from "../middleware/envelope.js";
 import { API_ROUTES } from "./api-routes.js";
 
 export function benchRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -14,7 +14,7 @@ export function benchRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get(API_ROUTES.benchLookup.path, (c) => {
     const result = deps.engine.convert(c.req.query("ip") || c.get("clientIp"), new Date());
     if (result.status === "invalid-ip-address") return reply(c, 400, MESSAGES.invalidIp, null);
-    return reply(c, 200, MESSAGES.success, result.status === "success" ? result.data : null);
+    return result.status === "success" ? replyJsonText(c, 200, MESSAGES.success, deps.engine.toJson(result)) : reply(c, 200, MESSAGES.success, null);
   });
   return app;
 }

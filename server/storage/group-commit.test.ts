@@ -51,4 +51,21 @@ describe("GroupCommitQueue", () => {
     await Promise.all([6, 3, 4, 9].map((n) => queue.submit(n)));
     expect(groups).toEqual([[6, 3], [4], [9]]);
   });
+
+  it("drain waits for items still being prepared, and a failed preparation rejects only its caller", async () => {
+    const written: number[] = [];
+    const queue = new GroupCommitQueue<number, number>(async (items) => {
+      written.push(...items);
+      return items;
+    });
+    let ready!: (n: number) => void;
+    const later = queue.submitWhenReady(new Promise<number>((resolve) => (ready = resolve)));
+    const failed = queue.submitWhenReady(Promise.reject(new Error("encode failed")));
+    const drained = queue.drain();
+    setTimeout(() => ready(7), 20);
+    await drained;
+    expect(written).toEqual([7]);
+    expect(await later).toBe(7);
+    await expect(failed).rejects.toThrow("encode failed");
+  });
 });

@@ -34,6 +34,8 @@ export function observeGroupCommits(observer: GroupCommitObserver): () => void {
 export class GroupCommitQueue<T, R> {
   private pending: Pending<T, R>[] = [];
   private running: Promise<void> | null = null;
+  /** items handed to submitWhenReady and not yet submitted */
+  private readonly preparing = new Set<Promise<void>>();
   private readonly maxItems: number;
   private readonly maxWeight: number;
   private readonly weigh: (item: T) => number;
@@ -48,6 +50,21 @@ export class GroupCommitQueue<T, R> {
     this.weigh = (options.weigh as (item: T) => number) ?? (() => 1);
   }
 
+  /**
+   * `submit` for an item still being prepared (e.g. encoded in slices): `drain` waits for it too,
+   * so a close right after a request was accepted still writes it.
+   */
+  submitWhenReady(item: Promise<T>): Promise<R> {
+    const submitted = item.then((ready) => this.submit(ready));
+    const settled = submitted.then(
+      () => {},
+      () => {},
+    );
+    this.preparing.add(settled);
+    void settled.then(() => this.preparing.delete(settled));
+    return submitted;
+  }
+
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
@@ -58,7 +75,10 @@ export class GroupCommitQueue<T, R> {
 
   /** Resolves once every item submitted so far has been written (or failed). */
   async drain(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.preparing.size) {
+      await Promise.all(this.preparing);
+      if (this.running) await this.running;
+    }
   }
 
   private async run(): Promise<void> {

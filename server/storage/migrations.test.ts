@@ -1,7 +1,8 @@
 /**
  * Migration 2 (ip folded to lower case) on a database left at version 1 with a mixed-case row:
  * the row reads back exactly and prefix search finds it, on every backend. Migration 3 (prefix
- * search on ip_key, text index only for rows without a key) on a database left at version 2.
+ * search on ip_key, text index only for rows without a key) on a database left at version 2, and
+ * with it migration 4 (conversion ids numbered per project).
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,8 +15,16 @@ import type { PostgresStorage } from "./postgres/storage.js";
 import type { SqliteStorage } from "./sqlite/storage.js";
 import type { Storage } from "./types.js";
 
+/** Puts the database back to schema version 3: conversion ids were the global row id. */
+const BACK_TO_V3 = [
+  "DELETE FROM schema_migrations WHERE version >= 4",
+  "ALTER TABLE conversions DROP COLUMN seq",
+  "ALTER TABLE projects DROP COLUMN conversions",
+];
+
 /** Puts the database back to schema version 1: mixed-case ip, expression index, no extra.i. */
 const BACK_TO_V1 = [
+  ...BACK_TO_V3,
   "UPDATE conversions SET ip = 'MiXed Input', extra = NULL WHERE ip = 'mixed input'",
   "DELETE FROM schema_migrations WHERE version >= 2",
   "DROP INDEX conversions_ip_unkeyed",
@@ -24,6 +33,7 @@ const BACK_TO_V1 = [
 
 /** Puts the database back to schema version 2: a text index on every row, no partial one. */
 const BACK_TO_V2 = [
+  ...BACK_TO_V3,
   "DELETE FROM schema_migrations WHERE version >= 3",
   "DROP INDEX conversions_ip_unkeyed",
   "CREATE INDEX conversions_ip_text ON conversions(project, ip)",
@@ -73,6 +83,9 @@ describe.each(backendNames)("migration 3 on %s", (name) => {
       completedAt: now,
     });
     const stored = [conversion("10.1.2.3", "ipv4"), conversion("2001:db8::7", "ipv6"), conversion("::ffff:10.1.9.9", "ipv6"), conversion("10.1 is not an ip", null)];
+    // another tenant's rows first: before migration 4 they moved this project's ids
+    const other = await first.createProject({ name: "m3-other", plan: "scale" });
+    await first.commitConversions({ projectId: other.id, period: "2026-11", limit: null, conversions: [conversion("10.9.9.9", "ipv4")] });
     await first.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions: stored });
     await runSql(first, BACK_TO_V2);
     expect(await indexNames(first)).toContain("conversions_ip_text");
@@ -88,6 +101,10 @@ describe.each(backendNames)("migration 3 on %s", (name) => {
       expect(await search("10.1")).toEqual(["10.1 is not an ip", "10.1.2.3"]);
       expect(await search("::FFFF:10.1")).toEqual(["::ffff:10.1.9.9"]);
       expect(await search("2001:db8::")).toEqual(["2001:db8::7"]);
+      // migration 4 numbered the rows per project, and numbering goes on from there
+      await migrated.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions: [conversion("10.2.2.2", "ipv4")] });
+      const ids = (await migrated.listConversions({ projectId: project.id, offset: 0, limit: 10 })).conversions.map((c) => c.id);
+      expect(ids).toEqual([5, 4, 3, 2, 1]);
     } finally {
       await migrated.close();
     }

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { ConversionStatus } from "../../lib/schemas/api.js";
 import type { ConvertParts } from "../geo/types.js";
+import type { NewConversion } from "./types.js";
 import { foldAscii, ipToKey, keyType } from "./ip-bytes.js";
 
 /** A deduplicated part: stored once per distinct JSON text. */
@@ -110,6 +111,32 @@ function dimensionByToken(tokens: WeakMap<object, Dimension>, token: object | un
 const TIME_NOW = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})([+-])(\d{2}):(\d{2})$/;
 
 /**
+ * time_now as an offset and a shift from startedAt, or null when that would not give the same
+ * text back. A bulk shares one instant, so its rows repeat a few texts: the last ones are kept.
+ */
+const encodedTimes = new Map<string, { tzOffset: number; timeShift: number } | null>();
+let encodedTimesAt = NaN;
+
+function encodeTimeNow(timeNow: string, startedAt: number): { tzOffset: number; timeShift: number } | null {
+  if (startedAt !== encodedTimesAt || encodedTimes.size > 1000) {
+    encodedTimes.clear();
+    encodedTimesAt = startedAt;
+  }
+  let time = encodedTimes.get(timeNow);
+  if (time !== undefined) return time;
+  time = null;
+  const parsed = TIME_NOW.exec(timeNow);
+  if (parsed) {
+    const offset = (parsed[2] === "-" ? -1 : 1) * (Number(parsed[3]) * 60 + Number(parsed[4]));
+    const instant = Date.parse(`${parsed[1]}Z`) / 1000 - offset * 60;
+    const candidate = { tzOffset: offset, timeShift: instant - Math.floor(startedAt / 1000) };
+    if (formatTimeNow(candidate, startedAt) === timeNow) time = candidate;
+  }
+  encodedTimes.set(timeNow, time);
+  return time;
+}
+
+/**
  * The location and network parts are stored as their own JSON text, so they come back as the API
  * would serialise them. The per-row values are derived (type from the ip key, time_now from
  * startedAt and an offset, seconds from miliseconds), so each derivation is checked here and
@@ -135,17 +162,14 @@ export function encodeRecord(data: IpObject, startedAt: number, parts?: ConvertP
   const extra: Extra = data.ip !== null && record.ip !== data.ip ? { i: data.ip } : {};
 
   const timeNow = data.continent?.country?.city?.timezone?.time_now ?? null;
-  const parsedTime = timeNow === null ? null : TIME_NOW.exec(timeNow);
-  if (parsedTime) {
-    const offset = (parsedTime[2] === "-" ? -1 : 1) * (Number(parsedTime[3]) * 60 + Number(parsedTime[4]));
-    const instant = Date.parse(`${parsedTime[1]}Z`) / 1000 - offset * 60;
-    record.tzOffset = offset;
-    record.timeShift = instant - Math.floor(startedAt / 1000);
-  }
-  if (timeNow !== null && formatTimeNow(record, startedAt) !== timeNow) {
-    record.tzOffset = null;
-    record.timeShift = 0;
-    extra.t = timeNow;
+  if (timeNow !== null) {
+    const time = encodeTimeNow(timeNow, startedAt);
+    if (time) {
+      record.tzOffset = time.tzOffset;
+      record.timeShift = time.timeShift;
+    } else {
+      extra.t = timeNow;
+    }
   }
 
   const completion = data.completion_time;
@@ -164,6 +188,23 @@ export function encodeRecord(data: IpObject, startedAt: number, parts?: ConvertP
 
   record.extra = Object.keys(extra).length ? JSON.stringify(extra) : null;
   return record;
+}
+
+/** rows encoded between two yields of the event loop */
+const ENCODE_SLICE = 1000;
+
+/**
+ * encodeRecord for a whole batch, in slices: a 5000-row bulk would otherwise hold the event loop
+ * for the time of all of them, and every other request with it.
+ */
+export async function encodeConversions(conversions: readonly NewConversion[]): Promise<EncodedRecord[]> {
+  const records: EncodedRecord[] = new Array(conversions.length);
+  for (let i = 0; i < conversions.length; i++) {
+    if (i > 0 && i % ENCODE_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+    const conversion = conversions[i]!;
+    records[i] = encodeRecord(conversion.data, conversion.startedAt, conversion.parts);
+  }
+  return records;
 }
 
 export function decodeRecord(row: StoredColumns, startedAt: number): IpObject {

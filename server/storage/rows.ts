@@ -34,6 +34,8 @@ export interface WebsiteRow {
 
 export interface ConversionRow {
   id: number;
+  /** the public id: numbered per project */
+  seq: number;
   unique_id: string;
   status: number;
   ip: string | null;
@@ -50,7 +52,7 @@ export interface ConversionRow {
 }
 
 /** The columns every conversion read selects (`c` conversions, `l` locations, `n` networks). */
-export const CONVERSION_COLUMNS = `c.id, c.unique_id, c.status, c.ip, c.ip_key, c.started_at, c.completed_ms,
+export const CONVERSION_COLUMNS = `c.id, c.seq, c.unique_id, c.status, c.ip, c.ip_key, c.started_at, c.completed_ms,
   c.created_ms, l.json AS location_json, n.json AS network_json, c.tz_offset, c.time_shift,
   c.completion_us, c.extra`;
 
@@ -96,7 +98,7 @@ export function toConversion(row: ConversionRow): StoredConversion {
     row.started_at,
   );
   return {
-    id: row.id,
+    id: row.seq,
     uniqueId: row.unique_id,
     status: statusFromCode(row.status),
     data,

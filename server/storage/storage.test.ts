@@ -194,6 +194,30 @@ describe.each(backendNames)("storage on %s", (name) => {
     expect([...plans].sort()).toEqual([false, true]);
   });
 
+  it("numbers conversion ids per project: 1, 2, 3… whatever other tenants store, across two instances", async () => {
+    const second = await createStorage(options);
+    try {
+      const [a, b] = [await newProject(), await newProject()];
+      const batches = Array.from({ length: 40 }, (_, i) => ({ project: i % 3 ? a : b, conversions: [sampleConversion(), sampleConversion()] }));
+      const refused = await commit(a.id, [sampleConversion()], 0);
+      expect(refused.accepted).toBe(false);
+      await Promise.all(
+        batches.map((batch, i) =>
+          (i % 2 ? second : storage).commitConversions({ projectId: batch.project.id, period: PERIOD, limit: null, conversions: batch.conversions }),
+        ),
+      );
+      for (const project of [a, b]) {
+        const { conversions, totalCount } = await storage.listConversions({ projectId: project.id, offset: 0, limit: 50 });
+        // newest first; a refused batch used no number
+        expect(conversions.map((c) => c.id)).toEqual(Array.from({ length: Math.min(50, totalCount) }, (_, i) => totalCount - i));
+      }
+      const first = batches.find((batch) => batch.project === b)!.conversions[0]!;
+      expect((await storage.getConversion(b.id, first.uniqueId))?.id).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+
   it("a refused batch stores and counts nothing", async () => {
     const project = await newProject("free");
     expect(await commit(project.id, [sampleConversion(), sampleConversion()], 3)).toEqual({ accepted: true, used: 2 });

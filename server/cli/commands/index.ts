@@ -9,6 +9,7 @@ import { keyCommands } from "./key.js";
 import { websiteCommands } from "./website.js";
 import { usageCommands } from "./usage.js";
 import { widgetCommands } from "./widget.js";
+import { dataCommands } from "./data.js";
 import { lookupCommands } from "./lookup.js";
 
 export const commandGroups: Command[][] = [
@@ -18,6 +19,7 @@ export const commandGroups: Command[][] = [
   websiteCommands,
   usageCommands,
   widgetCommands,
+  dataCommands,
   lookupCommands,
 ];
 
@@ -27,4 +29,5 @@ export const groupSummaries: Record<string, string> = {
   key: "secret and public keys of a project",
   website: "the websites (origins) a project's widget and extension may call from",
   widget: "the embeddable widget",
+  data: "the geolocation data: update it now, or see its age",
 };

@@ -9,6 +9,7 @@ import { CONTINENTS } from "../country/continents.js";
 import { countryFacts } from "../country/country-facts.js";
 import { localTimeIso } from "../country/time-now.js";
 import type { CityFacts, Located, Place } from "../sources/located.js";
+import { continentNameIn, countryNameIn, isEnglish, nameIn, type Names } from "../lang/index.js";
 
 export interface Lookups {
   located: Located | null;
@@ -22,10 +23,16 @@ export interface BuildContext {
   /** `${base}/flags/gb.svg`; null when no flag file exists for the code */
   flagUrl: (code: string) => string | null;
   startedAt: number;
+  /** canonical language tag of the names (lang/index.ts); null or English: the data's English names */
+  lang?: string | null;
 }
 
 export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: BuildContext): IpObject {
   const located = lookups.located;
+  const lang = isEnglish(context.lang ?? null) ? null : context.lang!;
+  // The English name unless the data (or, for countries and continents, CLDR) has one in `lang`.
+  const named = (english: string | null, names: Names | null | undefined, byCode?: string | null) =>
+    lang === null ? english : (nameIn(names, lang) ?? (byCode ? byCode : null) ?? english);
   const countryCode = located?.country?.code ?? null;
   const facts = countryCode ? countryFacts(countryCode) : null;
 
@@ -34,7 +41,7 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
 
   const country = facts
     ? {
-        name: located?.country?.name ?? facts.name,
+        name: named(located?.country?.name ?? facts.name, located?.country?.names, lang && countryNameIn(facts.code, lang)),
         code: facts.code,
         geoname_id: located?.country?.geonameId ?? facts.geonameId,
         phone_code: facts.phoneCode,
@@ -43,9 +50,9 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
         // A copy: `located` is cached and shared by every address of its network.
         subdivision:
           located?.subdivision && (located.subdivision.name || located.subdivision.code)
-            ? { name: located.subdivision.name, code: located.subdivision.code }
+            ? { name: named(located.subdivision.name, located.subdivision.names), code: located.subdivision.code }
             : null,
-        city: located?.city ? buildCity(located.city, context.now) : null,
+        city: located?.city ? buildCity(located.city, context.now, named(located.city.name, located.city.names)) : null,
         flag: facts.flagEmoji
           ? { img: context.flagUrl(facts.code), emoji: facts.flagEmoji, emoji_unicode: facts.flagUnicode }
           : null,
@@ -56,7 +63,7 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
   const continent =
     continentCode || country
       ? {
-          name: located?.continent?.name ?? continentFacts?.name ?? null,
+          name: named(located?.continent?.name ?? continentFacts?.name ?? null, located?.continent?.names, lang && continentCode && continentNameIn(continentCode, lang)),
           code: continentCode,
           geoname_id: located?.continent?.geonameId ?? continentFacts?.geonameId ?? null,
           country,
@@ -68,7 +75,7 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
   const registeredCountry =
     registered && (registered.code || registered.name || registered.geonameId !== null)
       ? {
-          name: registered.name ?? registeredFacts?.name ?? null,
+          name: named(registered.name ?? registeredFacts?.name ?? null, registered.names, lang && registered.code && countryNameIn(registered.code, lang)),
           code: registered.code,
           geoname_id: registered.geonameId ?? registeredFacts?.geonameId ?? null,
         }
@@ -88,11 +95,11 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
   };
 }
 
-function buildCity(city: CityFacts, now: Date): NonNullable<NonNullable<IpObject["continent"]>["country"]>["city"] {
+function buildCity(city: CityFacts, now: Date, name: string | null): NonNullable<NonNullable<IpObject["continent"]>["country"]>["city"] {
   const timezone = city.timeZone ? { name: city.timeZone, time_now: localTimeIso(city.timeZone, now) } : null;
   const known =
     timezone ||
-    city.name ||
+    name ||
     city.geonameId !== null ||
     city.latitude !== null ||
     city.longitude !== null ||
@@ -101,7 +108,7 @@ function buildCity(city: CityFacts, now: Date): NonNullable<NonNullable<IpObject
     city.postalCode;
   if (!known) return null;
   return {
-    name: city.name,
+    name,
     geoname_id: city.geonameId,
     latitude: city.latitude,
     longitude: city.longitude,

@@ -13,6 +13,9 @@ import { loadBundledIndex } from "../sources/bundled-index.js";
 import { BundledAsn, BundledCity, MaxMindAsn, MaxMindCity, UnavailableSource, type AsnSource, type CitySource } from "../sources/lookups.js";
 import { hasFlagSvg } from "../country/flag-files.js";
 import { PartTokens } from "./part-tokens.js";
+import { IpObjectJson } from "./ip-object-json.js";
+import { UpdatedOrBundledAsn, UpdatedOrBundledCity } from "../update/updated-sources.js";
+import { downloadedPath } from "../update/paths.js";
 
 export type { GeoLogger } from "../logger.js";
 
@@ -37,16 +40,19 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
   const log = options.logger ?? console;
   const reloadIntervalMs = options.reloadIntervalMs ?? 1000;
 
+  // Without a configured file, the updater's file in the data dir answers once there is one.
   const city: CitySource = options.cityDb
     ? new MaxMindCity(options.cityDb, log, reloadIntervalMs)
-    : openOrUnavailable(() => new BundledCity(), ["city"], log);
+    : new UpdatedOrBundledCity(downloadedPath(options.dataDir, "city"), openOrUnavailable(() => new BundledCity(), ["city"], log), log, reloadIntervalMs);
   // The bundled index is needed for ASN without IPATLAS_ASN_DB, and for the registered country
   // unless the MaxMind City file carries it.
   const bundled =
     !options.asnDb || !city.hasRegisteredCountry
       ? openOrUnavailable(() => new BundledAsn(loadBundledIndex(options.dataDir, log)), ["asn", "registered-country"], log)
       : null;
-  const asn: AsnSource = options.asnDb ? new MaxMindAsn(options.asnDb, log, reloadIntervalMs) : bundled!;
+  const asn: AsnSource = options.asnDb
+    ? new MaxMindAsn(options.asnDb, log, reloadIntervalMs)
+    : new UpdatedOrBundledAsn(downloadedPath(options.dataDir, "asn"), bundled!, log, reloadIntervalMs);
 
   // Flag URLs per country code, made again only when the public base changes (set after listen).
   const flagUrls = new Map<string, string | null>();
@@ -67,6 +73,7 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
   };
 
   const partTokens = new PartTokens();
+  const json = new IpObjectJson();
 
   // A broken database fails every lookup; one log line per 10 s says so without flooding the log.
   let lastFailureLog = -Infinity;
@@ -79,7 +86,7 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
     failuresSinceLog = 0;
   };
 
-  function convert(input: string, now: Date): ConvertResult {
+  function convert(input: string, now: Date, lang: string | null = null): ConvertResult {
     const startedAt = performance.now();
     const parsed = typeof input === "string" ? parseIp(input) : null;
     if (!parsed) {
@@ -93,10 +100,11 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
     }
     try {
       const located = city.lookup(parsed);
-      const registeredCountry = city.hasRegisteredCountry ? (located?.registeredCountry ?? null) : bundled!.registeredCountry(parsed);
+      // a downloaded DB-IP record has no registered country, a downloaded MaxMind one has
+      const registeredCountry = city.hasRegisteredCountry ? (located?.registeredCountry ?? null) : (located?.registeredCountry ?? bundled!.registeredCountry(parsed));
       const network = asn.lookup(parsed);
-      const data = buildIpObject(parsed, { located, registeredCountry, asn: network }, { now, flagUrl, startedAt });
-      return { status: "success", data, parts: partTokens.of(located, registeredCountry, network, options.publicBaseUrl()) };
+      const data = buildIpObject(parsed, { located, registeredCountry, asn: network }, { now, flagUrl, startedAt, lang });
+      return { status: "success", data, parts: partTokens.of(located, registeredCountry, network, options.publicBaseUrl(), lang) };
     } catch (error) {
       logFailure(parsed.ip, error);
       return { status: "failed", data: bareIpObject(parsed.ip, parsed.type) };
@@ -107,17 +115,30 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
     const list = [...city.databases(), ...asn.databases()];
     // The registered country comes from the bundled data unless the MaxMind City file has it.
     if (!city.hasRegisteredCountry && !list.some((db) => db.name === "registered-country")) {
-      list.push(...(bundled instanceof BundledAsn ? bundled.registeredCountryDatabases() : bundled!.databases().filter((db) => db.name !== "asn")));
+      list.push(...(bundled instanceof BundledAsn ? bundled.registeredCountryDatabases() : bundled!.databases().filter((db) => db.name === "registered-country")));
     }
     return list;
   }
+
+  function warmUp(budgetMs = 100): void {
+    const now = new Date();
+    const until = performance.now() + budgetMs;
+    // addresses spread over every /8, v4 and some v6: the hot code compiled, common records cached
+    for (let i = 0; i < 2048 && performance.now() < until; i++) {
+      const v4 = `${1 + (i % 223)}.${(i * 101) % 256}.${(i * 7) % 256}.${1 + (i % 254)}`;
+      toJson(convert(v4, now));
+      if (i % 8 === 0) toJson(convert(`2${(i % 16).toString(16)}0${i % 10}:${(i * 13).toString(16)}::1`, now));
+    }
+  }
+
+  const toJson = (result: ConvertResult) => json.stringify(result);
 
   async function close(): Promise<void> {
     city.close();
     asn.close();
   }
 
-  return { convert, databases, close };
+  return { convert, toJson, databases, warmUp, close };
 }
 
 /** Opens a bundled source; if its files are missing or unreadable, logs why and fails its lookups. */

@@ -10,26 +10,45 @@ import type { ConvertParts } from "../types.js";
 export class PartTokens {
   /** stands for "nothing known" in either part */
   private readonly none = {};
-  private locations = new WeakMap<object, object>();
-  private readonly networks = new WeakMap<object, WeakMap<object, object>>();
+  /** by language: the names in the location part differ per language */
+  private locations = new Map<string, WeakMap<object, object>>();
+  private readonly networks = new Map<string, WeakMap<object, WeakMap<object, object>>>();
   private base = "";
 
-  /** `located`: the city source's cached record object, or null; `base`: the flag URL base in use */
-  of(located: object | null, registeredCountry: object | null, asn: object | null, base: string): ConvertParts {
+  /**
+   * `located`: the city source's cached record object, or null; `base`: the flag URL base in use;
+   * `lang`: the language of the names (null: English).
+   */
+  of(located: object | null, registeredCountry: object | null, asn: object | null, base: string, lang: string | null = null): ConvertParts {
     if (base !== this.base) {
       // flag.img lives in the location part: a new base means new location texts
       this.base = base;
-      this.locations = new WeakMap();
+      this.locations = new Map();
     }
-    return { location: located ? tokenFor(this.locations, located) : this.none, network: this.network(registeredCountry, asn) };
+    const key = lang ?? "";
+    // the registered country's name is in the language too
+    const network = this.network(key, registeredCountry, asn);
+    if (!located) return { location: this.none, network };
+    return { location: tokenFor(perLang(this.locations, key), located), network };
   }
 
-  private network(registeredCountry: object | null, asn: object | null): object {
+  private network(lang: string, registeredCountry: object | null, asn: object | null): object {
+    const byCountry = perLang(this.networks, lang);
     const first = registeredCountry ?? this.none;
-    let byAsn = this.networks.get(first);
-    if (!byAsn) this.networks.set(first, (byAsn = new WeakMap()));
+    let byAsn = byCountry.get(first);
+    if (!byAsn) byCountry.set(first, (byAsn = new WeakMap()));
     return tokenFor(byAsn, asn ?? this.none);
   }
+}
+
+/** The map of one language; languages are few, but a flood of odd tags must not grow this without end. */
+function perLang<T extends WeakKey, V>(maps: Map<string, WeakMap<T, V>>, lang: string): WeakMap<T, V> {
+  let map = maps.get(lang);
+  if (!map) {
+    if (maps.size >= 100) maps.clear();
+    maps.set(lang, (map = new WeakMap()));
+  }
+  return map;
 }
 
 function tokenFor(tokens: WeakMap<object, object>, source: object): object {

@@ -5,15 +5,20 @@
  */
 import tzlookup from "@photostructure/tz-lookup";
 import { subdivisionCode } from "../country/subdivision-codes.js";
+import type { Names } from "../lang/index.js";
 
 export interface Place {
   code: string | null;
+  /** English */
   name: string | null;
   geonameId: number | null;
+  /** the name by language, when the data has more than English (MaxMind format) */
+  names?: Names | null;
 }
 
 export interface CityFacts {
   name: string | null;
+  names?: Names | null;
   geonameId: number | null;
   latitude: number | null;
   longitude: number | null;
@@ -26,7 +31,7 @@ export interface CityFacts {
 export interface Located {
   continent: Place | null;
   country: Place | null;
-  subdivision: { name: string | null; code: string | null } | null;
+  subdivision: { name: string | null; code: string | null; names?: Names | null } | null;
   city: CityFacts | null;
   /** only MaxMind City records carry it; the bundled data takes it from asn-country */
   registeredCountry: Place | null;
@@ -90,18 +95,18 @@ function zoneAt(latitude: number, longitude: number): string | null {
   }
 }
 
-interface Names {
+interface Named {
   names?: Record<string, string>;
   geoname_id?: number;
 }
 
 /** The subset of a GeoIP2 / GeoLite2 City record the Ip object uses. */
 export interface MaxMindCityRecord {
-  continent?: Names & { code?: string };
-  country?: Names & { iso_code?: string };
-  registered_country?: Names & { iso_code?: string };
-  subdivisions?: Array<Names & { iso_code?: string }>;
-  city?: Names;
+  continent?: Named & { code?: string };
+  country?: Named & { iso_code?: string };
+  registered_country?: Named & { iso_code?: string };
+  subdivisions?: Array<Named & { iso_code?: string }>;
+  city?: Named;
   location?: { latitude?: number; longitude?: number; accuracy_radius?: number; metro_code?: number; time_zone?: string };
   postal?: { code?: string };
 }
@@ -112,13 +117,14 @@ export function fromMaxMindRecord(record: MaxMindCityRecord): Located {
   const hasCity = record.city || location || record.postal;
   return {
     continent: record.continent
-      ? { code: record.continent.code ?? null, name: english(record.continent), geonameId: record.continent.geoname_id ?? null }
+      ? { code: record.continent.code ?? null, name: english(record.continent), geonameId: record.continent.geoname_id ?? null, names: record.continent.names ?? null }
       : null,
     country: place(record.country),
-    subdivision: subdivision ? { name: english(subdivision), code: subdivision.iso_code ?? null } : null,
+    subdivision: subdivision ? { name: english(subdivision), code: subdivision.iso_code ?? null, names: subdivision.names ?? null } : null,
     city: hasCity
       ? {
           name: record.city ? english(record.city) : null,
+          names: record.city?.names ?? null,
           geonameId: record.city?.geoname_id ?? null,
           latitude: finite(location?.latitude),
           longitude: finite(location?.longitude),
@@ -132,12 +138,12 @@ export function fromMaxMindRecord(record: MaxMindCityRecord): Located {
   };
 }
 
-function place(value: (Names & { iso_code?: string }) | undefined): Place | null {
+function place(value: (Named & { iso_code?: string }) | undefined): Place | null {
   if (!value) return null;
-  return { code: value.iso_code?.toUpperCase() ?? null, name: english(value), geonameId: value.geoname_id ?? null };
+  return { code: value.iso_code?.toUpperCase() ?? null, name: english(value), geonameId: value.geoname_id ?? null, names: value.names ?? null };
 }
 
-function english(value: Names): string | null {
+function english(value: Named): string | null {
   return value.names?.en ?? null;
 }
 

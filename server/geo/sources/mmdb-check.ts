@@ -19,8 +19,8 @@ const ROLE_TYPES: Record<MmdbRole, RegExp> = {
 };
 
 /** Opens and checks `buffer`; throws with a message saying what is wrong. */
-export function openCheckedMmdb(buffer: Buffer, role: MmdbRole): Reader<Response> {
-  const reader = new Reader<Response>(buffer);
+export function openCheckedMmdb(buffer: Buffer, role: MmdbRole, cache?: { get(offset: number | string): unknown; set(offset: number | string, value: unknown): void }): Reader<Response> {
+  const reader = new Reader<Response>(buffer, cache ? { cache: cache as never } : {});
   const { databaseType, nodeCount, searchTreeSize, nodeByteSize } = reader.metadata;
   if (!ROLE_TYPES[role].test(databaseType)) {
     throw new Error(`database type ${JSON.stringify(databaseType)} is not a ${role} database`);

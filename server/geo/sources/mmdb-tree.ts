@@ -18,7 +18,7 @@ export class MmdbTree {
   private readonly ipVersion: number;
   private readonly internals: ReaderInternals;
   /**
-   * IPv4 trees: the record reached after the first 16 bits of each /16 prefix. The first levels of
+   * IPv4 addresses: the record reached after the first 16 bits of each /16 prefix. The first levels of
    * the walk are the same for every address of a /16; starting halfway saves 16 of 32 node reads.
    */
   private readonly afterFirst16: Uint32Array | null = null;
@@ -33,10 +33,12 @@ export class MmdbTree {
     this.nodeByteSize = nodeByteSize;
     this.ipVersion = ipVersion;
     this.internals = reader as unknown as ReaderInternals;
-    if (ipVersion === 4) {
+    // IPv6 trees (MaxMind's files) hold IPv4 under ::/96; the table starts there.
+    const ipv4Start = ipVersion === 4 ? 0 : this.internals.ipv4StartNodeNumber;
+    if (ipv4Start < nodeCount) {
       const table = new Uint32Array(65536);
       for (let prefix = 0; prefix < 65536; prefix++) {
-        let node = 0;
+        let node = ipv4Start;
         for (let depth = 0; depth < 16 && node < nodeCount; depth++) node = this.child(node * nodeByteSize, (prefix >> (15 - depth)) & 1);
         table[prefix] = node;
       }

@@ -7,11 +7,22 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import type { Reader, Response } from "maxmind";
+import type { ParsedIp } from "../../../lib/ip/index.js";
 import { openCheckedMmdb, type MmdbRole } from "./mmdb-check.js";
 import type { GeoLogger } from "../logger.js";
+import type { Located } from "./located.js";
+import { MmdbTree } from "./mmdb-tree.js";
+import type { RecordCache } from "./record-cache.js";
 
-export class WatchedMmdb<T> {
-  private current: Reader<Response> | null = null;
+interface Loaded<T extends object> {
+  reader: Reader<Response>;
+  /** the fast walk from address bytes; null for record sizes it does not read */
+  tree: MmdbTree | null;
+  cache: RecordCache<T> | null;
+}
+
+export class WatchedMmdb<T extends object> {
+  private current: Loaded<T> | null = null;
   private timer: NodeJS.Timeout | null = null;
   /** identity of the file last seen on disk: inode, size, mtime; "missing" when absent */
   private seen = "";
@@ -20,7 +31,21 @@ export class WatchedMmdb<T> {
     readonly path: string,
     readonly role: MmdbRole,
     private readonly log: GeoLogger,
+    /** a missing file is normal (the updater's file before its first download): no error for it */
+    private readonly optional = false,
+    /** a record cache for each file loaded, for `located` */
+    private readonly newCache: (() => RecordCache<T>) | null = null,
   ) {}
+
+  /** true once a good file serves */
+  get loaded(): boolean {
+    return this.current !== null;
+  }
+
+  /** the loaded file's database type ("GeoLite2-City", "DBIP-City-Lite (compat=City)"), or null */
+  databaseType(): string | null {
+    return this.current?.reader.metadata.databaseType ?? null;
+  }
 
   /** Loads the file now (a failure is logged, lookups then fail) and starts following it. */
   start(intervalMs: number): void {
@@ -33,12 +58,24 @@ export class WatchedMmdb<T> {
   /** The record of an address, or null; throws when no good file has been loaded yet. */
   get(ip: string): T | null {
     if (!this.current) throw new Error(`${this.role} database ${this.path} is not loaded`);
-    return this.current.get(ip) as T | null;
+    return this.current.reader.get(ip) as T | null;
+  }
+
+  /** The cached conversion of an address's record (needs `newCache`); throws like `get`. */
+  located(parsed: ParsedIp): Located | null {
+    const current = this.current;
+    if (!current?.cache) throw new Error(`${this.role} database ${this.path} is not loaded`);
+    const record = (
+      current.tree
+        ? current.tree.lookup(parsed.lookupVersion === 4 ? (parsed.lookup as { octets: number[] }).octets : parsed.lookup.toByteArray())
+        : current.reader.get(parsed.lookupIp)
+    ) as T | null;
+    return record ? current.cache.located(record) : null;
   }
 
   /** ISO date of the loaded data's build, from the file's metadata. */
   buildDate(): string | null {
-    const epoch = this.current?.metadata.buildEpoch;
+    const epoch = this.current?.reader.metadata.buildEpoch;
     return epoch ? epoch.toISOString() : null;
   }
 
@@ -68,13 +105,28 @@ export class WatchedMmdb<T> {
   }
 
   private load(verb: string): void {
+    if (this.optional && this.seen === "missing") return;
     try {
-      const reader = openCheckedMmdb(readFileSync(this.path), this.role);
-      this.current = reader;
+      const buffer = readFileSync(this.path);
+      const cache = this.newCache?.() ?? null;
+      const reader = openCheckedMmdb(buffer, this.role, cache ?? undefined);
+      this.current = { reader, tree: treeOf(reader, buffer), cache };
       this.log.info(`geo: ${verb} ${this.role} database ${this.path} (${reader.metadata.databaseType}, built ${this.buildDate()})`);
     } catch (error) {
-      const keeping = this.current ? "still serving the previous data" : "lookups fail until a good file is in place";
+      const keeping = this.current
+        ? "still serving the previous data"
+        : this.optional
+          ? "the bundled data answers until a good file is in place"
+          : "lookups fail until a good file is in place";
       this.log.error(`geo: refused ${this.role} database ${this.path}: ${(error as Error).message}; ${keeping}`);
     }
+  }
+}
+
+function treeOf(reader: Reader<Response>, buffer: Buffer): MmdbTree | null {
+  try {
+    return new MmdbTree(reader, buffer);
+  } catch {
+    return null; // a record size MmdbTree does not read: mmdb-lib's own walk
   }
 }

@@ -96,4 +96,17 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
       CREATE INDEX conversions_ip_unkeyed ON conversions(project, ip) INCLUDE (id) WHERE ip_key IS NULL;
     `,
   },
+  {
+    version: 4,
+    name: "conversion ids counted per project",
+    // As in SQLite: the public id is numbered per project, not the table's global sequence.
+    sql: `
+      ALTER TABLE projects ADD COLUMN conversions bigint NOT NULL DEFAULT 0;
+      ALTER TABLE conversions ADD COLUMN seq bigint;
+      UPDATE conversions c SET seq = r.n
+        FROM (SELECT id, row_number() OVER (PARTITION BY project ORDER BY id) AS n FROM conversions) r
+        WHERE r.id = c.id;
+      UPDATE projects p SET conversions = (SELECT count(*) FROM conversions c WHERE c.project = p.seq);
+    `,
+  },
 ];

@@ -10,7 +10,7 @@ import type { Plan } from "../../../lib/schemas/api.js";
 import { GroupCommitQueue } from "../group-commit.js";
 import { ipSearchPlan, type IpScan, type IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
-import { encodeRecord, STATUS_CODES, type Dimension, type EncodedRecord } from "../record-codec.js";
+import { encodeConversions, STATUS_CODES, type Dimension, type EncodedRecord } from "../record-codec.js";
 import {
   CONVERSION_COLUMNS,
   CONVERSION_JOINS,
@@ -263,8 +263,7 @@ export class PostgresStorage implements Storage {
   // ---- conversions
 
   async commitConversions(batch: ConversionBatch): Promise<CommitResult> {
-    const records = batch.conversions.map((c) => encodeRecord(c.data, c.startedAt, c.parts));
-    return this.queue.submit({ batch, records });
+    return this.queue.submitWhenReady(encodeConversions(batch.conversions).then((records) => ({ batch, records })));
   }
 
   private async writeGroup(items: PendingBatch[]): Promise<CommitResult[]> {
@@ -288,15 +287,16 @@ export class PostgresStorage implements Storage {
       const rows = new ConversionColumns();
       order.forEach((i, position) => {
         const { batch, records } = items[i]!;
-        const reply = replies[position + 1]!.rows[0] as { reserved: number | null; current: number | null };
+        const reply = replies[position + 1]!.rows[0] as { reserved: number | null; current: number | null; last_id: number | null };
         if (reply.reserved === null) {
           results[i] = { accepted: false, used: reply.current ?? 0 };
           return;
         }
         results[i] = { accepted: true, used: reply.reserved };
+        const firstId = Number(reply.last_id) - batch.conversions.length + 1;
         batch.conversions.forEach((conversion, j) => {
           const record = records[j]!;
-          rows.add(conversion, record, projects[i]!, createdAt, locationIds.get(key(record.location))!, networkIds.get(key(record.network))!);
+          rows.add(conversion, record, projects[i]!, createdAt, locationIds.get(key(record.location))!, networkIds.get(key(record.network))!, firstId + j);
         });
       });
       if (rows.count) await client.query(rows.sql(), rows.params());
@@ -442,7 +442,9 @@ const PERIOD = /^\d{4}-\d{2}$/;
 
 /**
  * A batch's quota reservation as one statement: `reserved` is the new count when the batch fits
- * (used + n <= limit), else null and nothing changed; `current` is the count before it. Values
+ * (used + n <= limit), else null and nothing changed; `current` is the count before it; `last_id`
+ * the project's last conversion id once the batch's n are numbered (the project row is locked
+ * with the usage row, so ids stay unique across servers). Values
  * are inlined (checked integers and a checked period) so several of these travel in one query.
  */
 function reserveSql(project: number, batch: ConversionBatch): string {
@@ -456,8 +458,10 @@ function reserveSql(project: number, batch: ConversionBatch): string {
   return `WITH r AS (
       INSERT INTO usage AS u (project, period, used) SELECT ${project}, '${batch.period}', ${n} WHERE ${limit === null ? "true" : `${n} <= ${limit}`}
       ON CONFLICT (project, period) DO UPDATE SET used = u.used + EXCLUDED.used WHERE ${fits}
-      RETURNING used)
-    SELECT (SELECT used FROM r) AS reserved, (SELECT used FROM usage WHERE project = ${project} AND period = '${batch.period}') AS current`;
+      RETURNING used),
+    numbered AS (UPDATE projects SET conversions = conversions + ${n} WHERE seq = ${project} AND EXISTS (SELECT 1 FROM r) RETURNING conversions)
+    SELECT (SELECT used FROM r) AS reserved, (SELECT used FROM usage WHERE project = ${project} AND period = '${batch.period}') AS current,
+      (SELECT conversions FROM numbered) AS last_id`;
 }
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -478,18 +482,19 @@ class ConversionColumns {
     time_shift: [] as number[],
     completion_us: [] as Array<number | null>,
     extra: [] as Array<string | null>,
+    seq: [] as number[],
   };
   private static readonly TYPES: Record<string, string> = {
     project: "integer", unique_id: "uuid", status: "smallint", ip: "text", ip_key: "bytea", started_at: "bigint",
     completed_ms: "integer", created_ms: "integer", location: "integer", network: "integer", tz_offset: "smallint",
-    time_shift: "integer", completion_us: "bigint", extra: "text",
+    time_shift: "integer", completion_us: "bigint", extra: "text", seq: "bigint",
   };
 
   get count(): number {
     return this.columns.project.length;
   }
 
-  add(conversion: ConversionBatch["conversions"][number], record: EncodedRecord, project: number, createdAt: number, location: number, network: number): void {
+  add(conversion: ConversionBatch["conversions"][number], record: EncodedRecord, project: number, createdAt: number, location: number, network: number, seq: number): void {
     const c = this.columns;
     c.project.push(project);
     c.unique_id.push(conversion.uniqueId);
@@ -505,6 +510,7 @@ class ConversionColumns {
     c.time_shift.push(record.timeShift);
     c.completion_us.push(record.completionUs);
     c.extra.push(record.extra);
+    c.seq.push(seq);
   }
 
   sql(): string {

@@ -94,4 +94,18 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       CREATE INDEX conversions_ip_unkeyed ON conversions(project, ip) WHERE ip_key IS NULL;
     `,
   },
+  {
+    version: 4,
+    name: "conversion ids counted per project",
+    // The public id was the table's rowid, one counter for every tenant: a project could read
+    // how busy the others are from the gaps. projects.conversions hands out ids per project.
+    sql: `
+      ALTER TABLE projects ADD COLUMN conversions INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE conversions ADD COLUMN seq INTEGER;
+      UPDATE conversions SET seq = r.n
+        FROM (SELECT id, row_number() OVER (PARTITION BY project ORDER BY id) AS n FROM conversions) AS r
+        WHERE r.id = conversions.id;
+      UPDATE projects SET conversions = (SELECT count(*) FROM conversions c WHERE c.project = projects.seq);
+    `,
+  },
 ];

@@ -11,7 +11,7 @@ import type { Plan } from "../../../lib/schemas/api.js";
 import { GroupCommitQueue } from "../group-commit.js";
 import { ipSearchPlan, type IpScan, type IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
-import { encodeRecord, STATUS_CODES, type Dimension, type EncodedRecord } from "../record-codec.js";
+import { encodeConversions, STATUS_CODES, type Dimension, type EncodedRecord } from "../record-codec.js";
 import {
   CONVERSION_COLUMNS,
   CONVERSION_JOINS,
@@ -53,6 +53,7 @@ export interface SqliteOptions {
 }
 
 export const SQLITE_FILE = "ipatlas.sqlite";
+const SQLITE_GROUP_ROWS = 5000;
 
 interface PendingBatch {
   batch: ConversionBatch;
@@ -68,14 +69,29 @@ export function blobToUuid(blob: Uint8Array): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** Opens (creating if needed) and migrates the data dir's SQLite file: the one way to get a SqliteStorage. */
+export async function openSqlite(options: SqliteOptions): Promise<SqliteStorage> {
+  const storage = new SqliteStorage(options);
+  try {
+    await storage.migrate();
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  return storage;
+}
+
 export class SqliteStorage implements Storage {
   readonly kind = "sqlite" as const;
   readonly db: Database.Database;
   private readonly queue: GroupCommitQueue<PendingBatch, CommitResult>;
   private readonly projectSeqs = new Map<string, number>();
   private readonly dimensionIds = { locations: new Map<string, number>(), networks: new Map<string, number>() };
-  private readonly stmt;
+  private stmt!: ReturnType<SqliteStorage["prepare"]>;
+  /** the list planner's statements, by SQL text: a handful of shapes, each prepared once */
+  private readonly listStatements = new Map<string, Database.Statement>();
 
+  /** an unmigrated store; use openSqlite() */
   constructor(options: SqliteOptions) {
     mkdirSync(options.dataDir, { recursive: true });
     this.db = new Database(join(options.dataDir, SQLITE_FILE));
@@ -86,10 +102,10 @@ export class SqliteStorage implements Storage {
     // Indexes of a million rows outgrow the 2 MiB default page cache; random uuid and ip keys then
     // read pages from the OS on every insert. 64 MiB keeps them hot.
     this.db.pragma("cache_size = -65536");
-    this.migrateNow();
-    this.stmt = this.prepare();
     this.queue = new GroupCommitQueue((items) => Promise.resolve(this.writeGroup(items)), {
       weigh: (item) => (item as PendingBatch).records.length,
+      // a group is written synchronously on the event loop: at most one full bulk per transaction
+      maxWeight: SQLITE_GROUP_ROWS,
     });
   }
 
@@ -131,21 +147,58 @@ export class SqliteStorage implements Storage {
       projectRows: db.prepare("SELECT COALESCE(SUM(used), 0) FROM usage WHERE project = ?").pluck(),
       insertConversion: db.prepare(
         `INSERT INTO conversions (project, unique_id, status, ip, ip_key, started_at, completed_ms, created_ms,
-           location, network, tz_offset, time_shift, completion_us, extra)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           location, network, tz_offset, time_shift, completion_us, extra, seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      // the project's last conversion id after n more
+      numberConversions: db.prepare("UPDATE projects SET conversions = conversions + ? WHERE seq = ? RETURNING conversions").pluck(),
       insertLocation: db.prepare("INSERT INTO locations (hash, json) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING"),
       locationId: db.prepare("SELECT id FROM locations WHERE hash = ?").pluck(),
       insertNetwork: db.prepare("INSERT INTO networks (hash, json) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING"),
       networkId: db.prepare("SELECT id FROM networks WHERE hash = ?").pluck(),
+      insertProject: db.prepare("INSERT INTO projects (id, name, plan, created_at) VALUES (@id, @name, @plan, @created_at)"),
+      listProjects: db.prepare("SELECT * FROM projects ORDER BY seq"),
+      setPlan: db.prepare("UPDATE projects SET plan = ? WHERE id = ?"),
+      insertKey: db.prepare(
+        `INSERT INTO api_keys (id, project_id, name, kind, hash, prefix, website_id, created_at)
+         VALUES (@id, @project_id, @name, @kind, @hash, @prefix, @website_id, @created_at)`,
+      ),
+      listKeys: db.prepare("SELECT * FROM api_keys WHERE project_id = ? ORDER BY created_at, id"),
+      keyByHash: db.prepare("SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL"),
+      rollKey: db.prepare("UPDATE api_keys SET hash = ?, prefix = ? WHERE id = ? AND revoked_at IS NULL"),
+      revokeKey: db.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
+      touchKey: db.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)"),
+      insertWebsite: db.prepare("INSERT INTO websites (id, project_id, origin, created_at) VALUES (@id, @project_id, @origin, @created_at)"),
+      listWebsites: db.prepare("SELECT * FROM websites WHERE project_id = ? AND removed_at IS NULL ORDER BY created_at, id"),
+      removeWebsite: db.prepare("UPDATE websites SET removed_at = ? WHERE id = ? AND removed_at IS NULL"),
+      revokeWebsiteKeys: db.prepare("UPDATE api_keys SET revoked_at = ? WHERE website_id = ? AND revoked_at IS NULL"),
+      conversionsByUids: db.prepare(
+        `SELECT ${CONVERSION_COLUMNS} FROM conversions c ${CONVERSION_JOINS}
+         WHERE c.unique_id IN (SELECT unhex(value) FROM json_each(?)) AND c.project = ?`,
+      ),
+      pageRows: db.prepare(
+        `SELECT ${CONVERSION_COLUMNS} FROM conversions c ${CONVERSION_JOINS}
+         WHERE c.id IN (SELECT value FROM json_each(?)) ORDER BY c.id DESC`,
+      ),
       conversionByUid: db.prepare(
         `SELECT ${CONVERSION_COLUMNS} FROM conversions c ${CONVERSION_JOINS} WHERE c.unique_id = ? AND c.project = ?`,
       ),
     };
   }
 
+  /** Runs the pending migrations, then prepares every statement once (they need the tables). */
   async migrate(): Promise<void> {
     this.migrateNow();
+    this.stmt = this.prepare();
+  }
+
+  private listStatement(sql: string): Database.Statement {
+    let statement = this.listStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.listStatements.set(sql, statement);
+    }
+    return statement;
   }
 
   async close(): Promise<void> {
@@ -166,7 +219,7 @@ export class SqliteStorage implements Storage {
   async createProject(input: { name: string; plan: Plan }): Promise<Project> {
     const row: ProjectRow = { id: randomUUID(), name: input.name, plan: input.plan, created_at: Date.now() };
     this.db.transaction(() => {
-      this.db.prepare("INSERT INTO projects (id, name, plan, created_at) VALUES (@id, @name, @plan, @created_at)").run(row);
+      this.stmt.insertProject.run(row);
       this.bumpVersion();
     })();
     return toProject(row);
@@ -178,12 +231,12 @@ export class SqliteStorage implements Storage {
   }
 
   async listProjects(): Promise<Project[]> {
-    return (this.db.prepare("SELECT * FROM projects ORDER BY seq").all() as ProjectRow[]).map(toProject);
+    return (this.stmt.listProjects.all() as ProjectRow[]).map(toProject);
   }
 
   async setPlan(projectId: string, plan: Plan): Promise<Project | null> {
     const changed = this.db.transaction(() => {
-      const result = this.db.prepare("UPDATE projects SET plan = ? WHERE id = ?").run(plan, projectId);
+      const result = this.stmt.setPlan.run(plan, projectId);
       if (result.changes) this.bumpVersion();
       return result.changes > 0;
     })();
@@ -213,19 +266,14 @@ export class SqliteStorage implements Storage {
       revoked_at: null,
     };
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO api_keys (id, project_id, name, kind, hash, prefix, website_id, created_at)
-           VALUES (@id, @project_id, @name, @kind, @hash, @prefix, @website_id, @created_at)`,
-        )
-        .run(row);
+      this.stmt.insertKey.run(row);
       this.bumpVersion();
     })();
     return toKey(row);
   }
 
   async listKeys(projectId: string): Promise<ApiKey[]> {
-    const rows = this.db.prepare("SELECT * FROM api_keys WHERE project_id = ? ORDER BY created_at, id").all(projectId);
+    const rows = this.stmt.listKeys.all(projectId);
     return (rows as KeyRow[]).map(toKey);
   }
 
@@ -235,9 +283,7 @@ export class SqliteStorage implements Storage {
   }
 
   async findKeyByHash(hash: string): Promise<KeyAuth | null> {
-    const key = this.db.prepare("SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL").get(hash) as
-      | KeyRow
-      | undefined;
+    const key = this.stmt.keyByHash.get(hash) as KeyRow | undefined;
     if (!key) return null;
     const project = this.stmt.projectById.get(key.project_id) as ProjectRow | undefined;
     if (!project) return null;
@@ -249,9 +295,7 @@ export class SqliteStorage implements Storage {
 
   async rollKey(keyId: string, hash: string, prefix: string): Promise<ApiKey | null> {
     const changed = this.db.transaction(() => {
-      const result = this.db
-        .prepare("UPDATE api_keys SET hash = ?, prefix = ? WHERE id = ? AND revoked_at IS NULL")
-        .run(hash, prefix, keyId);
+      const result = this.stmt.rollKey.run(hash, prefix, keyId);
       if (result.changes) this.bumpVersion();
       return result.changes > 0;
     })();
@@ -260,9 +304,7 @@ export class SqliteStorage implements Storage {
 
   async revokeKey(keyId: string): Promise<ApiKey | null> {
     const changed = this.db.transaction(() => {
-      const result = this.db
-        .prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
-        .run(Date.now(), keyId);
+      const result = this.stmt.revokeKey.run(Date.now(), keyId);
       if (result.changes) this.bumpVersion();
       return result.changes > 0;
     })();
@@ -271,11 +313,8 @@ export class SqliteStorage implements Storage {
 
   async touchKeys(uses: Array<{ keyId: string; at: number }>): Promise<void> {
     if (!uses.length) return;
-    const update = this.db.prepare(
-      "UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
-    );
     this.db.transaction(() => {
-      for (const use of uses) update.run(use.at, use.keyId, use.at);
+      for (const use of uses) this.stmt.touchKey.run(use.at, use.keyId, use.at);
     })();
   }
 
@@ -284,18 +323,14 @@ export class SqliteStorage implements Storage {
   async createWebsite(input: { projectId: string; origin: string }): Promise<Website> {
     const row: WebsiteRow = { id: randomUUID(), project_id: input.projectId, origin: input.origin, created_at: Date.now() };
     this.db.transaction(() => {
-      this.db
-        .prepare("INSERT INTO websites (id, project_id, origin, created_at) VALUES (@id, @project_id, @origin, @created_at)")
-        .run(row);
+      this.stmt.insertWebsite.run(row);
       this.bumpVersion();
     })();
     return toWebsite(row);
   }
 
   async listWebsites(projectId: string): Promise<Website[]> {
-    const rows = this.db
-      .prepare("SELECT * FROM websites WHERE project_id = ? AND removed_at IS NULL ORDER BY created_at, id")
-      .all(projectId);
+    const rows = this.stmt.listWebsites.all(projectId);
     return (rows as WebsiteRow[]).map(toWebsite);
   }
 
@@ -310,9 +345,9 @@ export class SqliteStorage implements Storage {
     if (!row) return null;
     const removed = this.db.transaction(() => {
       const now = Date.now();
-      const result = this.db.prepare("UPDATE websites SET removed_at = ? WHERE id = ? AND removed_at IS NULL").run(now, websiteId);
+      const result = this.stmt.removeWebsite.run(now, websiteId);
       if (!result.changes) return false;
-      this.db.prepare("UPDATE api_keys SET revoked_at = ? WHERE website_id = ? AND revoked_at IS NULL").run(now, websiteId);
+      this.stmt.revokeWebsiteKeys.run(now, websiteId);
       this.bumpVersion();
       return true;
     })();
@@ -322,8 +357,7 @@ export class SqliteStorage implements Storage {
   // ---- conversions
 
   async commitConversions(batch: ConversionBatch): Promise<CommitResult> {
-    const records = batch.conversions.map((c) => encodeRecord(c.data, c.startedAt, c.parts));
-    return this.queue.submit({ batch, records });
+    return this.queue.submitWhenReady(encodeConversions(batch.conversions).then((records) => ({ batch, records })));
   }
 
   private writeGroup(items: PendingBatch[]): CommitResult[] {
@@ -337,6 +371,7 @@ export class SqliteStorage implements Storage {
         if (used === undefined) {
           return { accepted: false, used: (this.stmt.usage.get(project, batch.period) as number | undefined) ?? 0 };
         }
+        const firstId = (this.stmt.numberConversions.get(n, project) as number) - n + 1;
         batch.conversions.forEach((conversion, i) => {
           const record = records[i]!;
           this.stmt.insertConversion.run(
@@ -354,6 +389,7 @@ export class SqliteStorage implements Storage {
             record.timeShift,
             record.completionUs,
             record.extra,
+            firstId + i,
           );
         });
         return { accepted: true, used };
@@ -412,12 +448,7 @@ export class SqliteStorage implements Storage {
     const project = this.projectSeq(projectId);
     const ids = [...new Set(uniqueIds.filter(isUuid).map((id) => id.toLowerCase()))];
     if (project === null || !ids.length) return [];
-    const rows = this.db
-      .prepare(
-        `SELECT ${CONVERSION_COLUMNS} FROM conversions c ${CONVERSION_JOINS}
-         WHERE c.unique_id IN (${ids.map(() => "?").join(",")}) AND c.project = ?`,
-      )
-      .all(...ids.map(uuidToBlob), project) as RawRow[];
+    const rows = this.stmt.conversionsByUids.all(JSON.stringify(ids.map((id) => id.replace(/-/g, ""))), project) as RawRow[];
     return inRequestOrder(uniqueIds, rows.map((row) => toConversion(fromRaw(row))));
   }
 
@@ -438,8 +469,7 @@ export class SqliteStorage implements Storage {
       const scans = plan.scans.map((scan) => scanSql(scan, plan.text));
       const scanParams = scans.flatMap((scan) => [project, ...scan.params]);
       // the scans are disjoint, so their counts add up
-      totalCount = this.db
-        .prepare(`SELECT ${scans.map((scan) => `(SELECT count(*) FROM ${scan.from} WHERE c.project = ? AND ${scan.where})`).join(" + ")}`)
+      totalCount = this.listStatement(`SELECT ${scans.map((scan) => `(SELECT count(*) FROM ${scan.from} WHERE c.project = ? AND ${scan.where})`).join(" + ")}`)
         .pluck()
         .get(...scanParams) as number;
       if (preferIpIndex(totalCount, projectRows, query.offset, query.limit)) {
@@ -454,16 +484,10 @@ export class SqliteStorage implements Storage {
     if (totalCount <= query.offset) return { conversions: [], totalCount };
     // Page ids first (from the index alone when it covers the filter), then only those rows,
     // so a sort never carries whole rows and their joined JSON.
-    const pageIds = this.db
-      .prepare(`${ids} ORDER BY id DESC LIMIT ? OFFSET ?`)
+    const pageIds = this.listStatement(`${ids} ORDER BY id DESC LIMIT ? OFFSET ?`)
       .pluck()
       .all(...params, query.limit, query.offset) as number[];
-    const rows = this.db
-      .prepare(
-        `SELECT ${CONVERSION_COLUMNS} FROM conversions c ${CONVERSION_JOINS}
-         WHERE c.id IN (SELECT value FROM json_each(?)) ORDER BY c.id DESC`,
-      )
-      .all(JSON.stringify(pageIds)) as RawRow[];
+    const rows = this.stmt.pageRows.all(JSON.stringify(pageIds)) as RawRow[];
     return { conversions: rows.map((row) => toConversion(fromRaw(row))), totalCount };
   }
 }

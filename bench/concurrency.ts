@@ -1,0 +1,138 @@
+/**
+ * Many tenants' bulks at once must not stall anyone else. Against the real server (`ipatlas serve`,
+ * SQLite, fresh data dir), for `--seconds`:
+ *   - `--clients` clients (default 50), each with its own key, loop POST /convert with 5000 random
+ *     public addresses; every answer must be 200 or a 503 envelope with Retry-After;
+ *   - from another thread, one client loops GET /healthz and one loops GET /convert?ip=…, and
+ *     their latencies are the figures (targets: p99 <= 50 ms);
+ *   - the server's peak RSS (VmHWM, summed over its processes; target <= 600 MB).
+ *
+ *   npx tsx bench/concurrency.ts [--clients 50] [--seconds 20] [--keys 10]
+ */
+import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { parseArgs } from "node:util";
+import { Worker } from "node:worker_threads";
+import { startServer } from "../test/helpers/server.js";
+import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
+
+const { values } = parseArgs({
+  options: {
+    clients: { type: "string", default: "50" },
+    seconds: { type: "string", default: "20" },
+    keys: { type: "string", default: "10" },
+    args: { type: "string", default: "" },
+  },
+});
+const clients = Number(values.clients);
+const seconds = Number(values.seconds);
+const keyCount = Math.max(1, Math.min(clients, Number(values.keys)));
+const BULK = 5000;
+
+const percentile = (list: number[], p: number) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
+};
+
+/** peak resident set (kB) of a process and its children */
+function peakRssKb(pid: number): number {
+  const pids = [pid];
+  try {
+    pids.push(...execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number));
+  } catch {
+    // no children
+  }
+  return pids.reduce((sum, p) => {
+    try {
+      return sum + Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      return sum;
+    }
+  }, 0);
+}
+
+// The probes run on their own event loop: this thread spends its time on the bulks' bodies.
+const PROBE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { url, key, until, addresses } = workerData;
+const loop = async (path, out) => {
+  let i = 0;
+  while (Date.now() < until) {
+    const started = performance.now();
+    const res = await fetch(url + path(i++), { headers: { "x-api-key": key } });
+    await res.arrayBuffer();
+    out.push({ ms: performance.now() - started, status: res.status });
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+const health = [], convert = [];
+Promise.all([loop(() => "/healthz", health), loop((i) => "/convert?ip=" + addresses[i % addresses.length], convert)])
+  .then(() => parentPort.postMessage({ health, convert }));
+`;
+
+const server = await startServer({ env: { IPATLAS_LOG_LEVEL: "warn" }, args: values.args ? values.args.split(" ") : [] });
+try {
+  const keys: string[] = [];
+  for (let k = 0; k < keyCount; k++) {
+    keys.push((await server.cli<{ secretKey: string }>("project", "create", "--name", `tenant-${k}`, "--plan", "scale")).secretKey);
+  }
+  const probeKey = (await server.cli<{ secretKey: string }>("project", "create", "--name", "probe", "--plan", "scale")).secretKey;
+  const bodies = Array.from({ length: 8 }, (_, i) => JSON.stringify({ ips: randomPublicIpv4(BULK, 1000 + i) }));
+  // warm the paths the figures measure
+  for (let i = 0; i < 3; i++) {
+    await fetch(`${server.url}/convert`, { method: "POST", headers: { "x-api-key": probeKey, "content-type": "application/json" }, body: bodies[i]! }).then((r) => r.arrayBuffer());
+  }
+
+  console.log(`concurrency bench: ${clients} clients x ${BULK}-address POST /convert over ${keyCount} keys for ${seconds} s, server ${server.url}`);
+  const until = Date.now() + seconds * 1000;
+  const probe = new Worker(PROBE, { eval: true, workerData: { url: server.url, key: probeKey, until, addresses: randomPublicIpv4(1000, 7) } });
+  const probed = new Promise<{ health: Array<{ ms: number; status: number }>; convert: Array<{ ms: number; status: number }> }>((resolve, reject) => {
+    probe.once("message", resolve);
+    probe.once("error", reject);
+  });
+
+  const outcome = { completed: 0, refused: 0, refusedWithoutRetryAfter: 0, other: new Map<number, number>(), bulkMs: [] as number[] };
+  const client = async (i: number) => {
+    let n = i;
+    while (Date.now() < until) {
+      const started = performance.now();
+      const res = await fetch(`${server.url}/convert`, {
+        method: "POST",
+        headers: { "x-api-key": keys[i % keyCount]!, "content-type": "application/json" },
+        body: bodies[n++ % bodies.length]!,
+      });
+      // a 200 is megabytes: counted, not decoded (this process shares the cores with the server)
+      const body = await res.arrayBuffer();
+      if (res.status === 200) {
+        outcome.completed++;
+        outcome.bulkMs.push(performance.now() - started);
+      } else if (res.status === 503 && Buffer.from(body).toString().includes('"code":503')) {
+        outcome.refused++;
+        const retryAfter = Number(res.headers.get("retry-after"));
+        if (!(retryAfter >= 1)) outcome.refusedWithoutRetryAfter++;
+        // a well-behaved client waits as told (bounded so the run still ends on time)
+        await new Promise((r) => setTimeout(r, Math.min(retryAfter || 1, 2) * 1000));
+      } else {
+        outcome.other.set(res.status, (outcome.other.get(res.status) ?? 0) + 1);
+      }
+    }
+  };
+  let peakKb = 0;
+  const sampler = setInterval(() => (peakKb = Math.max(peakKb, peakRssKb(server.process.pid!))), 250);
+  await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
+  const { health, convert } = await probed;
+  clearInterval(sampler);
+  peakKb = Math.max(peakKb, peakRssKb(server.process.pid!));
+
+  const row = (name: string, value: string) => console.log(`${name.padEnd(56)} ${value}`);
+  const ms = (list: Array<{ ms: number }>) => list.map((x) => x.ms);
+  row("GET /healthz p50 / p99 ms (target p99 <= 50)", `${percentile(ms(health), 50).toFixed(1)} / ${percentile(ms(health), 99).toFixed(1)} (${health.length} requests)`);
+  row("GET /convert p50 / p99 ms (target p99 <= 50)", `${percentile(ms(convert), 50).toFixed(1)} / ${percentile(ms(convert), 99).toFixed(1)} (${convert.length} requests)`);
+  row("probe answers other than 200", String([...health, ...convert].filter((x) => x.status !== 200).length));
+  row("bulks completed / 503 with Retry-After", `${outcome.completed} / ${outcome.refused}`);
+  row("bulk round trip p50 / p99 ms (completed)", `${percentile(outcome.bulkMs, 50).toFixed(0)} / ${percentile(outcome.bulkMs, 99).toFixed(0)}`);
+  row("bulks answered otherwise (must be 0)", String(outcome.refusedWithoutRetryAfter + [...outcome.other.values()].reduce((a, b) => a + b, 0)) + (outcome.other.size ? ` ${JSON.stringify([...outcome.other])}` : ""));
+  row("server peak RSS MB (target <= 600)", (peakKb / 1024).toFixed(0));
+} finally {
+  await server.stop();
+}

@@ -1,0 +1,71 @@
+/** The fragment-assembled Ip object text is exactly JSON.stringify of the object, on both kinds of data. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGeoEngine } from "./engine.js";
+import type { GeoEngine } from "../types.js";
+import { randomPublicIpv4 } from "../../../test/helpers/random-addresses.js";
+
+const FIXTURES = resolve(import.meta.dirname, "../../../test/fixtures/maxmind");
+const quiet = { info() {}, warn() {}, error() {} };
+// the same addresses twice, so the second round is served from cached fragments
+const ADDRESSES = [
+  ...randomPublicIpv4(400),
+  "8.8.8.8",
+  "2001:4860:4860::8888",
+  "::ffff:81.2.69.160",
+  "81.2.69.160",
+  "2a02:cf40::1",
+  "10.0.0.1",
+  "not an ip",
+  "\"quoted\" \\ text",
+];
+
+function expectSameText(engine: GeoEngine): void {
+  for (const now of [new Date("2026-11-22T03:04:05.678Z"), new Date("2026-07-01T23:59:59.001Z")]) {
+    for (const address of [...ADDRESSES, ...ADDRESSES]) {
+      const result = engine.convert(address, now);
+      expect(engine.toJson(result)).toBe(JSON.stringify(result.data));
+    }
+  }
+}
+
+describe("IpObjectJson", () => {
+  let dataDir: string;
+  let bundled: GeoEngine;
+  let maxmind: GeoEngine;
+  let base = "http://127.0.0.1:1";
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "ipatlas-json-"));
+    bundled = await createGeoEngine({ dataDir, publicBaseUrl: () => base, logger: quiet });
+    maxmind = await createGeoEngine({
+      cityDb: join(FIXTURES, "GeoIP2-City-Test.mmdb"),
+      asnDb: join(FIXTURES, "GeoLite2-ASN-Test.mmdb"),
+      dataDir,
+      publicBaseUrl: () => base,
+      logger: quiet,
+    });
+  });
+  afterAll(async () => {
+    await bundled.close();
+    await maxmind.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("equals JSON.stringify on the bundled data, time_now and completion_time included", () => {
+    expectSameText(bundled);
+  });
+
+  it("equals JSON.stringify on MaxMind files", () => {
+    expectSameText(maxmind);
+  });
+
+  it("follows a new public base into the flag URLs", () => {
+    expectSameText(bundled);
+    base = "https://geo.example.com";
+    const result = bundled.convert("8.8.8.8", new Date());
+    expect(bundled.toJson(result)).toContain("https://geo.example.com/flags/us.svg");
+    expectSameText(bundled);
+  });
+});

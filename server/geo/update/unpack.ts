@@ -1,0 +1,64 @@
+/**
+ * The .mmdb inside a download: gunzip (DB-IP), or the one .mmdb member of a tar.gz (MaxMind, read
+ * with node-tar's parser, which also gunzips). Both stop at `maxBytes` of output, so a small
+ * download cannot unpack into an unbounded file.
+ */
+import { gunzip } from "node:zlib";
+import { promisify } from "node:util";
+import { createHash } from "node:crypto";
+import { Parser, type ReadEntry } from "tar";
+
+const gunzipAsync = promisify(gunzip);
+
+export class UnpackError extends Error {}
+
+export async function gunzipMmdb(body: Buffer, maxBytes: number): Promise<Buffer> {
+  if (body[0] !== 0x1f || body[1] !== 0x8b) throw new UnpackError("not a gzip file");
+  try {
+    return await gunzipAsync(body, { maxOutputLength: maxBytes });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ERR_BUFFER_TOO_LARGE") throw new UnpackError(`unpacks to more than ${maxBytes} bytes`);
+    throw new UnpackError(`corrupt gzip: ${(error as Error).message}`);
+  }
+}
+
+export async function untarMmdb(body: Buffer, maxBytes: number): Promise<Buffer> {
+  if (body[0] !== 0x1f || body[1] !== 0x8b) throw new UnpackError("not a gzip file");
+  return new Promise<Buffer>((resolve, reject) => {
+    const found: Buffer[] = [];
+    let names: string[] = [];
+    let failure: Error | null = null;
+    const parser = new Parser({
+      strict: true,
+      onReadEntry(entry: ReadEntry) {
+        if (entry.type !== "File" || !entry.path.endsWith(".mmdb")) {
+          entry.resume();
+          return;
+        }
+        names.push(entry.path);
+        if (entry.size > maxBytes) {
+          failure ??= new UnpackError(`${entry.path} is ${entry.size} bytes, over the limit of ${maxBytes}`);
+          entry.resume();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        entry.on("data", (chunk: Buffer) => chunks.push(chunk));
+        entry.on("end", () => found.push(Buffer.concat(chunks)));
+      },
+    });
+    // a broken gzip stream aborts the parser: it errors and never ends
+    parser.on("error", (error: Error) => reject(new UnpackError(`corrupt tar.gz: ${error.message}`)));
+    parser.on("warn", (_code: string, message: string | Error) => (failure ??= new UnpackError(`corrupt tar.gz: ${String(message)}`)));
+    parser.on("end", () => {
+      if (failure) return reject(failure);
+      if (found.length !== 1) return reject(new UnpackError(found.length === 0 ? "no .mmdb file in the archive" : `more than one .mmdb file in the archive: ${names.join(", ")}`));
+      resolve(found[0]!);
+    });
+    parser.end(body);
+  });
+}
+
+export function sha256(body: Buffer): string {
+  return createHash("sha256").update(body).digest("hex");
+}

@@ -1,0 +1,84 @@
+/**
+ * The updater's files in the data dir, in front of the bundled data: once `ipatlas data update`
+ * (or the schedule) has put a good file in place, it answers, followed on disk like a configured
+ * MaxMind file; until then, or if it is removed, the bundled data answers. Downloaded files are
+ * MaxMind-format (DB-IP Lite or GeoLite2/GeoIP2).
+ */
+import type { ParsedIp } from "../../../lib/ip/index.js";
+import type { GeoDatabaseInfo } from "../types.js";
+import type { GeoLogger } from "../logger.js";
+import { fromMaxMindRecord, type Located, type MaxMindCityRecord } from "../sources/located.js";
+import { WatchedMmdb } from "../sources/watched-mmdb.js";
+import { RecordCache } from "../sources/record-cache.js";
+import type { AsnSource, CitySource } from "../sources/lookups.js";
+
+/** "dbip" for DB-IP's files, "maxmind" for MaxMind's: the attribution differs (engine/credits.ts). */
+function kindOf(databaseType: string | null): string {
+  return databaseType && /dbip|db-ip/i.test(databaseType) ? "dbip" : "maxmind";
+}
+
+export class UpdatedOrBundledCity implements CitySource {
+  /** DB-IP's records carry no registered country: the engine takes it from the record when there, else bundled */
+  readonly hasRegisteredCountry = false;
+  private readonly file: WatchedMmdb<MaxMindCityRecord>;
+
+  constructor(
+    path: string,
+    private readonly bundled: CitySource,
+    log: GeoLogger,
+    reloadIntervalMs: number,
+  ) {
+    // the same record cache as a configured MaxMind file: stable objects per record, few decodes
+    const cache = () => new RecordCache<MaxMindCityRecord>(20_000, fromMaxMindRecord);
+    this.file = new WatchedMmdb<MaxMindCityRecord>(path, "city", log, true, cache);
+    this.file.start(reloadIntervalMs);
+  }
+
+  lookup(parsed: ParsedIp): Located | null {
+    if (!this.file.loaded) return this.bundled.lookup(parsed);
+    return this.file.located(parsed);
+  }
+
+  databases(): GeoDatabaseInfo[] {
+    if (!this.file.loaded) return this.bundled.databases();
+    const kind = kindOf(this.file.databaseType());
+    const city = { name: "city", kind, source: this.file.path, buildDate: this.file.buildDate() };
+    // MaxMind City records carry the registered country; DB-IP's do not (the bundled data answers it)
+    return kind === "maxmind" ? [city, { ...city, name: "registered-country" }] : [city];
+  }
+
+  close(): void {
+    this.file.close();
+    this.bundled.close();
+  }
+}
+
+export class UpdatedOrBundledAsn implements AsnSource {
+  private readonly file: WatchedMmdb<{ autonomous_system_number?: number; autonomous_system_organization?: string }>;
+
+  constructor(
+    path: string,
+    private readonly bundled: AsnSource,
+    log: GeoLogger,
+    reloadIntervalMs: number,
+  ) {
+    this.file = new WatchedMmdb(path, "asn", log, true);
+    this.file.start(reloadIntervalMs);
+  }
+
+  lookup(parsed: ParsedIp) {
+    if (!this.file.loaded) return this.bundled.lookup(parsed);
+    const record = this.file.get(parsed.lookupIp);
+    if (!record) return null;
+    return { number: record.autonomous_system_number ?? null, name: record.autonomous_system_organization ?? null };
+  }
+
+  databases(): GeoDatabaseInfo[] {
+    if (!this.file.loaded) return this.bundled.databases();
+    return [{ name: "asn", kind: kindOf(this.file.databaseType()), source: this.file.path, buildDate: this.file.buildDate() }];
+  }
+
+  close(): void {
+    this.file.close();
+  }
+}
