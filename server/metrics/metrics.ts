@@ -80,6 +80,8 @@ export function createMetrics(options: MetricsOptions): Metrics {
     registry,
     middleware() {
       return async (c, next) => {
+        // only what came over the network: the start-up warm-up (warm-up.ts) calls app.request()
+        if (!(c.env as { incoming?: unknown } | undefined)?.incoming) return next();
         const started = performance.now();
         await next();
         // the matched route pattern (bounded label values), never the raw path

@@ -18,10 +18,13 @@ function app(lines: string[], level: "info" | "warn" = "info") {
   return hono;
 }
 
+/** what @hono/node-server passes as env: the request's socket */
+const NODE = { incoming: { socket: { remoteAddress: "198.51.100.1", remotePort: 1234, remoteFamily: "IPv4" } } };
+
 describe("accessLog", () => {
   it("one JSON line per request: id, route pattern, status, duration, project and key id, client, bytes; never the key", async () => {
     const lines: string[] = [];
-    const res = await app(lines).request("/items/42?x=1", { method: "POST", body: "{}", headers: { "content-length": "2", "x-api-key": "ipa_sk_secretsecret" } });
+    const res = await app(lines).request("/items/42?x=1", { method: "POST", body: "{}", headers: { "content-length": "2", "x-api-key": "ipa_sk_secretsecret" } }, NODE);
     expect(res.status).toBe(200);
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]!);
@@ -46,10 +49,14 @@ describe("accessLog", () => {
 
   it("unmatched routes have no route; nothing below the level", async () => {
     const lines: string[] = [];
-    await app(lines).request("/nope");
+    await app(lines).request("/nope", {}, NODE);
     expect(JSON.parse(lines[0]!)).toMatchObject({ route: null, path: "/nope", status: 404, keyId: null, projectId: null });
     const quiet: string[] = [];
-    await app(quiet, "warn").request("/nope");
+    await app(quiet, "warn").request("/nope", {}, NODE);
     expect(quiet).toEqual([]);
+    // in-process requests (the start-up warm-up) are not logged
+    const warmUp: string[] = [];
+    await app(warmUp).request("/nope");
+    expect(warmUp).toEqual([]);
   });
 });
