@@ -168,7 +168,12 @@ function buildDocument() {
             tags: ["convert"],
             summary: "Geolocate one address (default: the caller's own)",
             description: "Stores the conversion and counts one against the plan. A failed lookup answers 200 with message \"Conversion failed\" and data null.",
-            requestParams: { query: z.object({ ip: z.string().optional().meta({ description: "IPv4 or IPv6; omitted or blank = the caller's address", example: "8.8.8.8" }) }) },
+            requestParams: {
+              query: z.object({
+                ip: z.string().optional().meta({ description: "IPv4 or IPv6; omitted or blank = the caller's address", example: "8.8.8.8" }),
+                lang: z.string().optional().meta({ description: "language of the names (e.g. de); else Accept-Language, else English (docs/api.md)", example: "de" }),
+              }),
+            },
             responses: {
               200: { description: `message "${MESSAGES.success}" (data: Ip object) or "${MESSAGES.conversionFailed}" (data: null)`, headers: z.object(convertHeaders), content: json(envelope(IpObject.nullable(), "ConvertResponse", EXAMPLE_IP_OBJECT)) },
             },
