@@ -6,6 +6,7 @@ import type { Config } from "./config.js";
 import type { KeyService } from "./keys/auth-cache.js";
 import type { AdminServices } from "./services/index.js";
 import type { Logger } from "./logger.js";
+import type { Metrics } from "./metrics/metrics.js";
 
 export interface AppDeps {
   storage: Storage;
@@ -17,6 +18,8 @@ export interface AppDeps {
   /** project / key / website operations shared by the CLI and the admin API */
   services: AdminServices;
   log: Logger;
+  /** set when metrics are on (config.metrics) */
+  metrics?: Metrics;
 }
 
 /**

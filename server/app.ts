@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "./app-types.js";
 import { requestId } from "./middleware/request-id.js";
+import { accessLog } from "./middleware/access-log.js";
 import { allowedMethods } from "./middleware/allowed-methods.js";
 import { notFound, onError } from "./middleware/errors.js";
 import { apiCors } from "./middleware/cors.js";
@@ -23,6 +24,8 @@ import { widgetRoutes } from "./routes/widget.js";
 import { adminApiRoutes, dashboardRoutes } from "./admin/routes.js";
 import { API_ROUTES, methodsByPath } from "./routes/api-routes.js";
 import { DATA_SOURCES_HEADER } from "../lib/schemas/data-sources.js";
+import { openApiRoutes } from "./openapi/routes.js";
+import { metricsRoutes } from "./metrics/routes.js";
 import { landingRoutes } from "./routes/landing.js";
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -30,7 +33,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound(notFound());
   app.onError(onError(deps.log));
 
+  if (deps.metrics) app.use("*", deps.metrics.middleware());
   app.use("*", requestId());
+  if (deps.config.accessLog) app.use("*", accessLog({ log: deps.log }));
   const { benchLookup, ...served } = API_ROUTES;
   app.use("*", allowedMethods(methodsByPath(Object.values(deps.config.benchRoutes ? API_ROUTES : served))));
 
@@ -50,6 +55,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.config.benchRoutes) app.route("/", benchRoutes(deps));
 
   app.route("/", flagRoutes());
+  app.route("/", openApiRoutes());
+  if (deps.metrics && deps.config.metricsPort === null) {
+    const { registry } = deps.metrics;
+    app.route("/", metricsRoutes({ metrics: () => registry.metrics(), contentType: registry.contentType, token: deps.config.metricsToken }));
+  }
   app.route("/", widgetRoutes(deps));
   app.route("/admin/api", adminApiRoutes(deps));
   app.route("/dashboard", dashboardRoutes(deps));

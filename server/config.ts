@@ -8,6 +8,8 @@ import { parseCidr } from "../lib/ip/index.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
+export type LogFormat = "json" | "pretty";
+const LOG_FORMATS: readonly LogFormat[] = ["json", "pretty"];
 
 export interface Config {
   dataDir: string;
@@ -27,10 +29,20 @@ export interface Config {
   /** PostgreSQL schema (IPATLAS_DB_SCHEMA); null = the URL's `?schema=`, else `public` */
   dbSchema: string | null;
   logLevel: LogLevel;
+  /** IPATLAS_LOG_FORMAT; null = pretty on a terminal, JSON otherwise */
+  logFormat: LogFormat | null;
+  /** one log line per request (IPATLAS_ACCESS_LOG=0 turns it off) */
+  accessLog: boolean;
   /** IPATLAS_BENCH_ROUTES=1 adds the lookup-only baseline route the benchmark compares against */
   benchRoutes: boolean;
   /** how often the key cache polls storage.changeVersion() */
   keyCachePollMs: number;
+  /** Prometheus metrics at /metrics (IPATLAS_METRICS=1 or serve --metrics) */
+  metrics: boolean;
+  /** serve /metrics on this port instead of the API port; null = the API port (required with --workers > 1: default 9464) */
+  metricsPort: number | null;
+  /** Bearer token /metrics asks for; null = none */
+  metricsToken: string | null;
   /** data updates and freshness (server/geo/update/settings.ts) */
   update: UpdateSettings;
   /** what one client can hold of the server (docs/security.md) */
@@ -61,6 +73,8 @@ export interface ConfigFlags {
   dataDir?: string;
   port?: string;
   host?: string;
+  metrics?: boolean;
+  metricsPort?: string;
   updateEvery?: string;
 }
 
@@ -83,6 +97,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`IPATLAS_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${env.IPATLAS_LOG_LEVEL}"`);
   }
+  const logFormat = text(env.IPATLAS_LOG_FORMAT)?.toLowerCase() as LogFormat | undefined;
+  if (logFormat !== undefined && !LOG_FORMATS.includes(logFormat)) {
+    throw new ConfigError(`IPATLAS_LOG_FORMAT must be one of ${LOG_FORMATS.join(", ")}, got "${env.IPATLAS_LOG_FORMAT}"`);
+  }
   const publicUrl = text(env.IPATLAS_PUBLIC_URL);
   if (publicUrl !== null && !/^https?:\/\/[^/]+/.test(publicUrl)) {
     throw new ConfigError(`IPATLAS_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
@@ -101,8 +119,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     dbPool: integer("IPATLAS_DB_POOL", env.IPATLAS_DB_POOL, 10, 1, 1000),
     dbSchema: text(env.IPATLAS_DB_SCHEMA),
     logLevel,
+    logFormat: logFormat ?? null,
+    accessLog: env.IPATLAS_ACCESS_LOG !== "0",
     benchRoutes: env.IPATLAS_BENCH_ROUTES === "1",
     keyCachePollMs: integer("IPATLAS_KEY_CACHE_POLL_MS", env.IPATLAS_KEY_CACHE_POLL_MS, 50, 10, 60_000),
+    metrics: flags.metrics === true || env.IPATLAS_METRICS === "1",
+    metricsPort: text(flags.metricsPort ?? env.IPATLAS_METRICS_PORT) === null
+      ? null
+      : integer(flags.metricsPort !== undefined ? "--metrics-port" : "IPATLAS_METRICS_PORT", flags.metricsPort ?? env.IPATLAS_METRICS_PORT, 0, 0, 65535),
+    metricsToken: text(env.IPATLAS_METRICS_TOKEN),
     update: updateSettings(env, flags),
     limits: loadLimits(env, trustProxy),
   };

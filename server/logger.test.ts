@@ -2,15 +2,24 @@ import { describe, expect, it } from "vitest";
 import { createLogger } from "./logger.js";
 
 describe("createLogger", () => {
-  it("writes lines at or above its level, with fields", () => {
+  it("writes one JSON object per line at or above its level, with fields", () => {
     const lines: string[] = [];
     const log = createLogger("warn", (line) => lines.push(line));
     log.info("hidden");
     log.warn("shown", { reqId: "r1" });
     log.error("boom", { error: new Error("bad") });
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/WARN shown \{"reqId":"r1"\}$/);
-    expect(lines[1]).toContain('"message":"bad"');
+    expect(JSON.parse(lines[0]!)).toEqual({ level: "warn", time: expect.stringMatching(/^\d{4}-.*Z$/), reqId: "r1", msg: "shown" });
+    const error = JSON.parse(lines[1]!);
+    expect(error).toMatchObject({ level: "error", msg: "boom", error: { type: "Error", message: "bad" } });
+    expect(error.error.stack).toContain("logger.test.ts");
+  });
+
+  it("readable lines in the pretty format", () => {
+    const lines: string[] = [];
+    createLogger("info", { write: (line) => lines.push(line), format: "pretty" }).info("request", { status: 200, route: "/convert" });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: request \{"status":200,"route":"\/convert"\}$/);
   });
 
   it("says nothing when silent", () => {

@@ -1,5 +1,13 @@
-/** One-line logs on stderr with a level (IPATLAS_LOG_LEVEL); stdout stays free for the CLI's JSON. */
-import type { LogLevel } from "./config.js";
+/**
+ * The server's logger, on pino: one JSON object per line on stderr, or readable lines
+ * (pino-pretty) when stderr is a terminal; IPATLAS_LOG_LEVEL and IPATLAS_LOG_FORMAT choose.
+ * stdout stays free for the CLI's JSON. Callers use the small Logger interface below, so the
+ * engine and the middlewares do not depend on pino.
+ */
+import { Writable } from "node:stream";
+import { pino, type DestinationStream } from "pino";
+import pretty from "pino-pretty";
+import type { LogFormat, LogLevel } from "./config.js";
 
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -8,13 +16,43 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+export interface LoggerOptions {
+  /** where lines go (tests); default stderr */
+  write?: (line: string) => void;
+  /** default: pretty on a terminal, json otherwise */
+  format?: LogFormat | null;
+}
 
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line + "\n")): Logger {
-  const at = (lineLevel: Exclude<LogLevel, "silent">) => (message: string, fields?: Record<string, unknown>) => {
-    if (RANK[lineLevel] < RANK[level]) return;
-    const extra = fields ? " " + JSON.stringify(fields, (_k, v) => (v instanceof Error ? { message: v.message, stack: v.stack } : v)) : "";
-    write(`${new Date().toISOString()} ${lineLevel.toUpperCase()} ${message}${extra}`);
-  };
+function destination(format: LogFormat, write: ((line: string) => void) | undefined): DestinationStream {
+  if (format === "pretty") {
+    return pretty({
+      colorize: !write && process.stderr.isTTY === true,
+      translateTime: "SYS:HH:MM:ss.l",
+      ignore: "pid,hostname",
+      singleLine: true,
+      destination: write ? new Writable({ write: (chunk, _encoding, done) => (write(String(chunk).replace(/\n$/, "")), done()) }) : 2,
+    });
+  }
+  if (write) return { write: (text: string) => write(text.replace(/\n$/, "")) };
+  // asynchronous: lines that arrive while a write is in flight go out together in the next one,
+  // and nothing waits for a fill level (an error line must show at once); flushed on exit
+  return pino.destination({ dest: 2, sync: false });
+}
+
+export function createLogger(level: LogLevel, writeOrOptions?: ((line: string) => void) | LoggerOptions): Logger {
+  const options: LoggerOptions = typeof writeOrOptions === "function" ? { write: writeOrOptions } : (writeOrOptions ?? {});
+  const format = options.format ?? (options.write || process.stderr.isTTY !== true ? "json" : "pretty");
+  const logger = pino(
+    {
+      level,
+      base: undefined, // no pid/hostname on every line: the process manager adds its own
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { error: pino.stdSerializers.err },
+    },
+    destination(format, options.write),
+  );
+  const at = (method: "debug" | "info" | "warn" | "error") => (message: string, fields?: Record<string, unknown>) =>
+    fields ? logger[method](fields, message) : logger[method](message);
   return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }

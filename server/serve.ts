@@ -17,6 +17,10 @@ import { createKeyService } from "./keys/auth-cache.js";
 import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./open-storage.js";
 import { createGeoEngine } from "./geo/engine/engine.js";
+import { createMetrics } from "./metrics/metrics.js";
+import { metricsRoutes } from "./metrics/routes.js";
+import { listenMetrics } from "./metrics/cluster-metrics.js";
+import cluster from "node:cluster";
 import { recordServerUrl } from "./public-url.js";
 import { ensureWebBuilds } from "./web-builds.js";
 import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";
@@ -80,7 +84,8 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
     publicBaseUrl: () => baseUrl,
     logger: log,
   });
-  const deps: AppDeps = { storage, engine, config, keys, services, log };
+  const metrics = config.metrics ? createMetrics({ databases: () => engine.databases() }) : undefined;
+  const deps: AppDeps = { storage, engine, config, keys, services, log, metrics };
   const app = createApp(deps);
   await warmUp(app, engine);
   // stale warnings, and the data update schedule (docs/data.md "Updates")
@@ -102,6 +107,13 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
+  metrics?.trackServer(server);
+  // its own port: here, unless a cluster's primary serves the aggregate (commands/serve.ts)
+  const metricsServer =
+    metrics && config.metricsPort !== null && !cluster.isWorker
+      ? await listenMetrics(metricsRoutes({ metrics: () => metrics.registry.metrics(), contentType: metrics.registry.contentType, token: config.metricsToken }).fetch, config)
+      : null;
+  if (metricsServer) print(`IP Atlas metrics on ${metricsServer.url}/metrics`);
   baseUrl = publicBaseUrl(config, port);
   const listenHost = config.host.includes(":") ? `[${config.host}]` : config.host;
   // the key first: whoever waits for the "listening" line has the whole first-run text by then
@@ -120,6 +132,8 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
       await closed;
       clearTimeout(force);
       upkeep.stop();
+      await metricsServer?.close();
+      metrics?.close();
       await keys.close();
       await storage.close();
       await engine.close();
@@ -130,7 +144,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
 
 /** The `serve` command: runs until SIGTERM/SIGINT, then shuts down gracefully and returns 0. */
 export async function runServer(config: Config, env: NodeJS.ProcessEnv): Promise<number> {
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, { format: config.logFormat });
   const running = await startServer(config, env, (text) => process.stdout.write(text + "\n"), log);
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "./main.js";
+import { commandGroups } from "./commands/index.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-cli-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -58,5 +59,50 @@ describe("main", () => {
     const help = await run("--help");
     expect(help.code).toBe(0);
     for (const group of ["serve", "project create", "key roll", "website add", "usage", "widget snippet"]) expect(help.out).toContain(`ipatlas ${group}`);
+  });
+
+  it("--help on every command and group: exit 0, usage on stdout, no storage opened", async () => {
+    const emptyDir = join(dataDir, "never-created");
+    const commands = commandGroups.flat();
+    const groups = [...new Set(commands.filter((c) => c.words.length > 1).map((c) => c.words[0]!))];
+    for (const words of [...commands.map((c) => c.words), ...groups.map((g) => [g])]) {
+      for (const flag of ["--help", "-h"]) {
+        const out: string[] = [];
+        const err: string[] = [];
+        const code = await main([...words, flag, "--data-dir", emptyDir], { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {} });
+        expect(code, words.join(" ")).toBe(0);
+        expect(out.join(""), words.join(" ")).toContain(`Usage: ipatlas ${words.join(" ")}`);
+        expect(err, words.join(" ")).toEqual([]);
+      }
+    }
+    const help = await run("help", "website");
+    expect(help.code).toBe(0);
+    expect(help.out).toContain("add [options]");
+    expect(existsSync(emptyDir)).toBe(false);
+  });
+
+  it("suggests the command or option meant, on one line", async () => {
+    const command = await run("website", "ad");
+    expect(command.code).toBe(2);
+    expect(command.err).toBe("ipatlas: unknown command 'ad' (Did you mean add?)");
+    const option = await run("project", "create", "--nme", "x");
+    expect(option.code).toBe(2);
+    expect(option.err).toBe("ipatlas: unknown option '--nme' (Did you mean --name?)");
+    const group = await run("website");
+    expect(group).toMatchObject({ code: 2, out: "", err: "ipatlas: missing command; run ipatlas website --help" });
+  });
+
+  it("warns on stderr before creating a new, empty database, once", async () => {
+    const fresh = join(dataDir, "fresh");
+    const warnings: string[] = [];
+    const out: string[] = [];
+    const first = await main(["project", "list", "--data-dir", fresh], { stdout: (t) => out.push(t), stderr: (t) => warnings.push(t), env: {} });
+    expect(first).toBe(0);
+    expect(warnings).toEqual([expect.stringMatching(/^ipatlas: warning: no database in .*fresh; creating a new, empty one/)]);
+    expect(out).toEqual(["No projects."]);
+    const again: string[] = [];
+    const second = await main(["project", "list", "--json", "--data-dir", fresh], { stdout: () => {}, stderr: (t) => again.push(t), env: {} });
+    expect(second).toBe(0);
+    expect(again).toEqual([]);
   });
 });

@@ -38,6 +38,13 @@ function answerLanguage(c: Context<AppEnv>, fromHeader: boolean): string | null 
 /** bulk items encoded between two yields of the event loop */
 const ENCODE_SLICE = 1000;
 
+declare module "hono" {
+  interface ContextVariableMap {
+    /** conversions this request stored, for the metrics */
+    conversionsStored: number;
+  }
+}
+
 async function convertForRequest(
   deps: AppDeps & { usageFloor: UsageFloor },
   c: Context<AppEnv>,
@@ -50,6 +57,7 @@ async function convertForRequest(
     const retryAfter = Math.max(1, Math.ceil((outcome.resetAt.getTime() - Date.now()) / 1000));
     throw new ApiError(429, MESSAGES.quotaExceeded, null, { "Retry-After": String(retryAfter) });
   }
+  c.set("conversionsStored", outcome.items.length);
   return outcome.items;
 }
 

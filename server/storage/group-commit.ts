@@ -20,6 +20,17 @@ interface Pending<T, R> {
   reject: (error: unknown) => void;
 }
 
+/** Told after each group is written: how many submissions it held and their total weight (rows). */
+export type GroupCommitObserver = (group: { items: number; weight: number }) => void;
+
+const observers = new Set<GroupCommitObserver>();
+
+/** An optional hook for metrics: every queue in the process reports its groups here. Returns the unsubscribe. */
+export function observeGroupCommits(observer: GroupCommitObserver): () => void {
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
 export class GroupCommitQueue<T, R> {
   private pending: Pending<T, R>[] = [];
   private running: Promise<void> | null = null;
@@ -90,6 +101,10 @@ export class GroupCommitQueue<T, R> {
   private async writeNext(group: Pending<T, R>[]): Promise<void> {
     try {
       const results = await this.writeGroup(group.map((p) => p.item));
+      if (observers.size) {
+        const report = { items: group.length, weight: group.reduce((sum, p) => sum + this.weigh(p.item), 0) };
+        for (const observer of observers) observer(report);
+      }
       group.forEach((p, i) => p.resolve(results[i]!));
     } catch (error) {
       if (group.length === 1) return group[0]!.reject(error);

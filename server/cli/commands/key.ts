@@ -6,7 +6,10 @@ export const keyCommands: Command[] = [
     words: ["key", "create"],
     usage: "--project ID --name N",
     summary: "create a secret key",
-    options: { project: { type: "string", required: true }, name: { type: "string", required: true } },
+    options: {
+      project: { type: "string", required: true, valueName: "ID", description: "the project's id" },
+      name: { type: "string", required: true, valueName: "N", description: "the key's name" },
+    },
     async run(ctx) {
       const result = await (await ctx.services()).createKey({ projectId: ctx.options.project, name: ctx.options.name });
       return {
@@ -19,7 +22,7 @@ export const keyCommands: Command[] = [
     words: ["key", "list"],
     usage: "--project ID",
     summary: "list a project's keys (values are never shown again)",
-    options: { project: { type: "string", required: true } },
+    options: { project: { type: "string", required: true, valueName: "ID", description: "the project's id" } },
     async run(ctx) {
       const keys = await (await ctx.services()).listKeys(ctx.options.project);
       return {

@@ -8,7 +8,10 @@ export const projectCommands: Command[] = [
     words: ["project", "create"],
     usage: "--name N [--plan free|starter|growth|scale]",
     summary: "create a project and its first secret key (named default)",
-    options: { name: { type: "string", required: true }, plan: { type: "string" } },
+    options: {
+      name: { type: "string", required: true, valueName: "N", description: "the project's name" },
+      plan: { type: "string", valueName: "PLAN", description: "free (default), starter, growth or scale" },
+    },
     async run(ctx) {
       const created = await (await ctx.services()).createProject({ name: ctx.options.name, plan: ctx.options.plan });
       return {

@@ -2,19 +2,45 @@
 import { availableParallelism } from "node:os";
 import { UsageError, type Command } from "../command.js";
 
+const DEFAULT_CLUSTER_METRICS_PORT = 9464;
+
 export const serveCommands: Command[] = [
   {
     words: ["serve"],
     usage: "[--port 8787] [--host 127.0.0.1] [--workers 1|N|auto] [--update-every 24h|off]",
     summary: "start the API server (--workers N: N processes sharing the port and the database, auto: one per core; --update-every: data update schedule)",
-    // --port, --host and --update-every are read into the config by main.ts
-    options: { port: { type: "string" }, host: { type: "string" }, workers: { type: "string" }, "update-every": { type: "string" } },
+    // --port, --host, --update-every and --metrics(-port) are read into the config by main.ts
+    options: {
+      port: { type: "string", valueName: "PORT", description: "listen port (default: IPATLAS_PORT, else 8787; 0 picks a free one)" },
+      host: { type: "string", valueName: "HOST", description: "listen address (default: IPATLAS_HOST, else 127.0.0.1)" },
+      workers: { type: "string", valueName: "N", description: "server processes sharing the port: a number, or auto (one per core; default 1)" },
+      "update-every": { type: "string", valueName: "INTERVAL", description: "data update schedule, e.g. 24h, or off" },
+      metrics: { type: "boolean", description: "Prometheus metrics at /metrics (also IPATLAS_METRICS=1)" },
+      "metrics-port": { type: "string", valueName: "PORT", description: "serve /metrics on its own port (IPATLAS_METRICS_PORT; default with --workers > 1: 9464)" },
+    },
     async run(ctx) {
       // One process by default: on the 2-core machine it is measured on, a second worker did not
       // add throughput and doubles the memory (docs/api.md). `auto` is one per core.
       const workers = ctx.options.workers === undefined ? 1 : ctx.options.workers === "auto" ? availableParallelism() : Number(ctx.options.workers);
       if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError("--workers must be an integer between 1 and 64");
       const [{ runServer }, { runClustered }] = await Promise.all([import("../../serve.js"), import("../../cluster.js")]);
+      if (workers > 1 && ctx.config.metrics) {
+        // one scrape for the whole cluster: the primary aggregates the workers on its own port
+        const { default: cluster } = await import("node:cluster");
+        const config = { ...ctx.config, metricsPort: ctx.config.metricsPort ?? DEFAULT_CLUSTER_METRICS_PORT };
+        if (!cluster.isPrimary) {
+          (await import("../../metrics/metrics.js")).answerClusterScrapes();
+          return runServer(config, ctx.env);
+        }
+        const { startClusterMetrics } = await import("../../metrics/cluster-metrics.js");
+        const metricsServer = await startClusterMetrics(config);
+        ctx.stderr(`IP Atlas metrics (all workers) on ${metricsServer.url}/metrics`);
+        try {
+          return await runClustered({ workers }, () => runServer(config, ctx.env));
+        } finally {
+          await metricsServer.close();
+        }
+      }
       return runClustered({ workers }, () => runServer(ctx.config, ctx.env));
     },
   },

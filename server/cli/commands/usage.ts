@@ -6,7 +6,7 @@ export const usageCommands: Command[] = [
     words: ["usage"],
     usage: "--project ID",
     summary: "conversions used this month (UTC) and the plan's limit",
-    options: { project: { type: "string", required: true } },
+    options: { project: { type: "string", required: true, valueName: "ID", description: "the project's id" } },
     async run(ctx) {
       const usage = await (await ctx.services()).usage(ctx.options.project);
       return {

@@ -7,7 +7,10 @@ export const websiteCommands: Command[] = [
     words: ["website", "add"],
     usage: "--project ID --origin PATTERN",
     summary: "allow an origin (example.com, *.example.com, localhost:5173, https://host:port, chrome-extension://ID) and create its public key",
-    options: { project: { type: "string", required: true }, origin: { type: "string", required: true } },
+    options: {
+      project: { type: "string", required: true, valueName: "ID", description: "the project's id" },
+      origin: { type: "string", required: true, valueName: "PATTERN", description: "an origin pattern, e.g. *.example.com" },
+    },
     async run(ctx) {
       const result = await (await ctx.services()).addWebsite({ projectId: ctx.options.project, origin: ctx.options.origin });
       // The ready-to-paste widget embed; null while the widget is not built, and for extensions.
@@ -26,7 +29,7 @@ export const websiteCommands: Command[] = [
     words: ["website", "list"],
     usage: "--project ID",
     summary: "list a project's websites",
-    options: { project: { type: "string", required: true } },
+    options: { project: { type: "string", required: true, valueName: "ID", description: "the project's id" } },
     async run(ctx) {
       const websites = await (await ctx.services()).listWebsites(ctx.options.project);
       return {

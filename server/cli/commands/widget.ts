@@ -15,10 +15,10 @@ export const widgetCommands: Command[] = [
     usage: "--project ID [--website ID] [--key PUBLIC_KEY | --roll]",
     summary: "print the embed code for a project's website (--roll: with a new public key for it)",
     options: {
-      project: { type: "string", required: true },
-      website: { type: "string" },
-      key: { type: "string" },
-      roll: { type: "boolean" },
+      project: { type: "string", required: true, valueName: "ID", description: "the project's id" },
+      website: { type: "string", valueName: "ID", description: "only this website's origin" },
+      key: { type: "string", valueName: "PUBLIC_KEY", description: "put this public key (ipa_pk_…) into the snippet" },
+      roll: { type: "boolean", description: "roll the website's public key and put the new one into the snippet" },
     },
     async run(ctx) {
       let key = ctx.options.key;

@@ -1,0 +1,108 @@
+/**
+ * Prometheus metrics (prom-client), off unless IPATLAS_METRICS=1 or `serve --metrics`: requests by
+ * route and status with latency histograms, conversions stored, quota and rate-limit refusals,
+ * group-commit sizes, open connections, each geolocation database's build age, and Node's own
+ * (event-loop lag, heap, GC). Under --workers N the primary aggregates every worker's registry
+ * (cluster-metrics.ts).
+ */
+import type { Server } from "node:http";
+import type { MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { GeoDatabaseInfo } from "../geo/types.js";
+import { observeGroupCommits } from "../storage/group-commit.js";
+import type { AppEnv } from "../app-types.js";
+
+export interface Metrics {
+  registry: Registry;
+  /** counts and times every request; mount first */
+  middleware(): MiddlewareHandler<AppEnv>;
+  /** counts the listener's open connections */
+  trackServer(server: Server): void;
+  close(): void;
+}
+
+/**
+ * In a cluster worker, answer the primary's scrapes from the first moment: a worker still loading
+ * its data would otherwise leave every scrape waiting for it until prom-client's 5 s timeout.
+ * prom-client installs the worker's IPC listener when an AggregatorRegistry is made.
+ */
+export function answerClusterScrapes(): void {
+  new AggregatorRegistry();
+}
+
+export interface MetricsOptions {
+  /** the engine's databases, read at each scrape */
+  databases: () => GeoDatabaseInfo[];
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const GROUP_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+const ROW_BUCKETS = [1, 10, 100, 1000, 5000, 10_000, 25_000, 50_000];
+
+export function createMetrics(options: MetricsOptions): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "ipatlas_" });
+  // a cluster worker answers the primary's AggregatorRegistry with this registry
+  // (its IPC listener is installed at the worker's start: answerClusterScrapes)
+  AggregatorRegistry.setRegistries([registry]);
+
+  const requests = new Counter({ name: "ipatlas_http_requests_total", help: "HTTP requests by route pattern, method and status", labelNames: ["method", "route", "status"], registers: [registry] });
+  const duration = new Histogram({ name: "ipatlas_http_request_duration_seconds", help: "time to answer, by route pattern and method", labelNames: ["method", "route"], buckets: LATENCY_BUCKETS, registers: [registry] });
+  const stored = new Counter({ name: "ipatlas_conversions_stored_total", help: "conversions stored (and counted against plans)", registers: [registry] });
+  const refusals = new Counter({ name: "ipatlas_refusals_total", help: "429 answers: reason quota (plan limit) or rate_limit (public key per minute)", labelNames: ["reason"], registers: [registry] });
+  const groupRequests = new Histogram({ name: "ipatlas_group_commit_requests", help: "requests written together in one group-commit transaction", buckets: GROUP_BUCKETS, registers: [registry] });
+  const groupRows = new Histogram({ name: "ipatlas_group_commit_rows", help: "conversion rows written in one group-commit transaction", buckets: ROW_BUCKETS, registers: [registry] });
+  const connections = new Gauge({ name: "ipatlas_http_open_connections", help: "open HTTP connections", registers: [registry] });
+  new Gauge({
+    name: "ipatlas_geo_database_build_age_seconds",
+    help: "age of each geolocation database's data, from its build date",
+    labelNames: ["name", "kind"],
+    aggregator: "max",
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const db of options.databases()) {
+        const built = db.buildDate ? Date.parse(db.buildDate) : NaN;
+        if (Number.isFinite(built)) this.set({ name: db.name, kind: db.kind }, Math.max(0, (Date.now() - built) / 1000));
+      }
+    },
+  });
+  refusals.inc({ reason: "quota" }, 0);
+  refusals.inc({ reason: "rate_limit" }, 0);
+
+  const stopObserving = observeGroupCommits((group) => {
+    groupRequests.observe(group.items);
+    groupRows.observe(group.weight);
+  });
+
+  return {
+    registry,
+    middleware() {
+      return async (c, next) => {
+        // only what came over the network: the start-up warm-up (warm-up.ts) calls app.request()
+        if (!(c.env as { incoming?: unknown } | undefined)?.incoming) return next();
+        const started = performance.now();
+        await next();
+        // the matched route pattern (bounded label values), never the raw path
+        const route = c.res.status === 404 && c.req.path !== "/" ? "unmatched" : routePath(c, -1) || c.req.path;
+        const labels = { method: c.req.method, route };
+        requests.inc({ ...labels, status: String(c.res.status) });
+        duration.observe(labels, (performance.now() - started) / 1000);
+        const count = c.get("conversionsStored");
+        if (count) stored.inc(count);
+        if (c.res.status === 429) refusals.inc({ reason: c.get("quota") ? "quota" : "rate_limit" });
+      };
+    },
+    trackServer(server) {
+      server.on("connection", (socket) => {
+        connections.inc();
+        socket.once("close", () => connections.dec());
+      });
+    },
+    close() {
+      stopObserving();
+      registry.clear();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * One structured log line per request, at info level: request id, method, route pattern, path,
+ * status, duration, project and key id (never the key), client address, request body bytes
+ * (content-length) and bytes sent.
+ * JSON lines on stderr by default (pretty on a terminal): what log shippers read.
+ */
+import type { ServerResponse } from "node:http";
+import type { MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { AppEnv } from "../app-types.js";
+import type { Logger } from "../logger.js";
+
+export interface AccessLogOptions {
+  log: Logger;
+}
+
+const bytes = (header: string | null | undefined): number | null => (header && /^\d+$/.test(header) ? Number(header) : null);
+
+function socketAddress(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string | null {
+  try {
+    return getConnInfo(c).remote.address ?? null;
+  } catch {
+    return null; // not behind @hono/node-server (app.request in tests)
+  }
+}
+
+export function accessLog(options: AccessLogOptions): MiddlewareHandler<AppEnv> {
+  const { log } = options;
+  return async (c, next) => {
+    // only what came over the network: the start-up warm-up (warm-up.ts) calls app.request()
+    if (!(c.env as { incoming?: unknown } | undefined)?.incoming) return next();
+    const started = performance.now();
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    const sentBefore = outgoing?.socket?.bytesWritten ?? 0;
+    await next();
+    const auth = c.get("auth");
+    const line = {
+      reqId: c.get("reqId"),
+      method: c.req.method,
+      route: c.res.status === 404 ? null : routePath(c, -1),
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: 0,
+      projectId: auth?.project.id ?? null,
+      keyId: auth?.key.id ?? null,
+      // the trusted client address where key auth worked it out, else the socket's peer
+      clientIp: c.get("clientIp") ?? socketAddress(c),
+      bytesIn: bytes(c.req.header("content-length")),
+      bytesOut: bytes(c.res.headers.get("content-length")),
+    };
+    const write = () => {
+      line.durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+      log.info("request", line);
+    };
+    // Under Node, what went out on the socket (status line and headers included, like nginx's
+    // $bytes_sent) is known once @hono/node-server has written the answer
+    const socket = outgoing?.socket;
+    if (!outgoing || !socket) return write();
+    outgoing.once("finish", () => {
+      line.bytesOut = socket.bytesWritten - sentBefore;
+      write();
+    });
+  };
+}
