@@ -29,6 +29,9 @@ it("lists each database with its age and marks stale data", async () => {
   await page.goto(`${server.url}/dashboard`);
   await page.getByLabel("Admin token").fill(TOKEN);
   await page.getByRole("button", { name: "Sign in" }).click();
+  // the only project (the first run's) opens directly; the overview is one click away
+  await page.getByRole("tab", { name: "Conversions" }).waitFor();
+  await page.getByRole("link", { name: "IP Atlas" }).click();
   const section = page.getByRole("region", { name: /Geolocation data/ });
   await section.waitFor();
   const rows = section.getByRole("row");
