@@ -30,9 +30,6 @@ export interface BuildContext {
 export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: BuildContext): IpObject {
   const located = lookups.located;
   const lang = isEnglish(context.lang ?? null) ? null : context.lang!;
-  // The English name unless the data (or, for countries and continents, CLDR) has one in `lang`.
-  const named = (english: string | null, names: Names | null | undefined, byCode?: string | null) =>
-    lang === null ? english : (nameIn(names, lang) ?? (byCode ? byCode : null) ?? english);
   const countryCode = located?.country?.code ?? null;
   const facts = countryCode ? countryFacts(countryCode) : null;
 
@@ -41,7 +38,7 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
 
   const country = facts
     ? {
-        name: named(located?.country?.name ?? facts.name, located?.country?.names, lang && countryNameIn(facts.code, lang)),
+        name: named(lang, located?.country?.name ?? facts.name, located?.country?.names, lang && countryNameIn(facts.code, lang)),
         code: facts.code,
         geoname_id: located?.country?.geonameId ?? facts.geonameId,
         phone_code: facts.phoneCode,
@@ -50,9 +47,9 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
         // A copy: `located` is cached and shared by every address of its network.
         subdivision:
           located?.subdivision && (located.subdivision.name || located.subdivision.code)
-            ? { name: named(located.subdivision.name, located.subdivision.names), code: located.subdivision.code }
+            ? { name: named(lang, located.subdivision.name, located.subdivision.names), code: located.subdivision.code }
             : null,
-        city: located?.city ? buildCity(located.city, context.now, named(located.city.name, located.city.names)) : null,
+        city: located?.city ? buildCity(located.city, context.now, named(lang, located.city.name, located.city.names)) : null,
         flag: facts.flagEmoji
           ? { img: context.flagUrl(facts.code), emoji: facts.flagEmoji, emoji_unicode: facts.flagUnicode }
           : null,
@@ -63,7 +60,7 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
   const continent =
     continentCode || country
       ? {
-          name: named(located?.continent?.name ?? continentFacts?.name ?? null, located?.continent?.names, lang && continentCode && continentNameIn(continentCode, lang)),
+          name: named(lang, located?.continent?.name ?? continentFacts?.name ?? null, located?.continent?.names, lang && continentCode && continentNameIn(continentCode, lang)),
           code: continentCode,
           geoname_id: located?.continent?.geonameId ?? continentFacts?.geonameId ?? null,
           country,
@@ -75,7 +72,7 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
   const registeredCountry =
     registered && (registered.code || registered.name || registered.geonameId !== null)
       ? {
-          name: named(registered.name ?? registeredFacts?.name ?? null, registered.names, lang && registered.code && countryNameIn(registered.code, lang)),
+          name: named(lang, registered.name ?? registeredFacts?.name ?? null, registered.names, lang && registered.code && countryNameIn(registered.code, lang)),
           code: registered.code,
           geoname_id: registered.geonameId ?? registeredFacts?.geonameId ?? null,
         }
@@ -93,6 +90,14 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
     asn,
     completion_time: completionTime(milliseconds),
   };
+}
+
+/**
+ * The English name unless the data (or, for countries and continents, CLDR: `byCode`) has one in
+ * `lang`. A module function, not a closure per Ip object: this runs on every lookup.
+ */
+function named(lang: string | null, english: string | null, names: Names | null | undefined, byCode?: string | null | false | undefined): string | null {
+  return lang === null ? english : (nameIn(names, lang) ?? (byCode ? byCode : null) ?? english);
 }
 
 function buildCity(city: CityFacts, now: Date, name: string | null): NonNullable<NonNullable<IpObject["continent"]>["country"]>["city"] {
