@@ -7,8 +7,8 @@ const DEFAULT_CLUSTER_METRICS_PORT = 9464;
 export const serveCommands: Command[] = [
   {
     words: ["serve"],
-    usage: "[--port 8787] [--host 127.0.0.1] [--workers 1|N|auto] [--update-every 24h|off]",
-    summary: "start the API server (--workers N: N processes sharing the port and the database, auto: one per core; --update-every: data update schedule)",
+    usage: "[--port 8787] [--host 127.0.0.1] [--workers 1|N|auto] [--update-every off|24h]",
+    summary: "start the API server (--workers N: N processes sharing the port and the database, auto: one per core; --update-every: data update schedule, off by default)",
     // --port, --host, --update-every and --metrics(-port) are read into the config by main.ts
     options: {
       port: { type: "string", valueName: "PORT", description: "listen port (default: IPATLAS_PORT, else 8787; 0 picks a free one)" },
