@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-types.js";
-import { openTestKeys } from "../../test/helpers/key-store.js";
+import { openTestProject, type openTestKeys } from "../../test/helpers/key-store.js";
 import { requestId } from "../middleware/request-id.js";
 import { keyAuth } from "./key-auth.js";
 import { secretKeyOnly } from "../middleware/public-scope.js";
@@ -14,10 +14,7 @@ let secretKey: string;
 let publicKey: string;
 
 beforeAll(async () => {
-  fixture = await openTestKeys();
-  const created = await fixture.services.createProject({ name: "p" });
-  secretKey = created.secretKey;
-  publicKey = (await fixture.services.addWebsite({ projectId: created.project.id, origin: "*.example.com" })).publicKey;
+  ({ fixture, secretKey, publicKey } = await openTestProject("*.example.com"));
   app = new Hono<AppEnv>();
   app.onError(onError(createLogger("silent")));
   app.use(requestId(), keyAuth({ keys: fixture.keys }));

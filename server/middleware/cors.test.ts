@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-types.js";
-import { openTestKeys } from "../../test/helpers/key-store.js";
+import { openTestProject, type openTestKeys } from "../../test/helpers/key-store.js";
 import { apiCors } from "./cors.js";
 import { keyAuth } from "../keys/key-auth.js";
 import { onError } from "./errors.js";
@@ -13,10 +13,7 @@ let secretKey: string;
 let publicKey: string;
 
 beforeAll(async () => {
-  fixture = await openTestKeys();
-  const created = await fixture.services.createProject({ name: "p" });
-  secretKey = created.secretKey;
-  publicKey = (await fixture.services.addWebsite({ projectId: created.project.id, origin: "localhost:5173" })).publicKey;
+  ({ fixture, secretKey, publicKey } = await openTestProject("localhost:5173"));
   app = new Hono<AppEnv>();
   app.onError(onError(createLogger("silent")));
   app.use("/convert", apiCors({ exposeHeaders: ["X-RateLimit-Remaining", "x-conversion-id", "x-data-sources"] }), keyAuth({ keys: fixture.keys }));

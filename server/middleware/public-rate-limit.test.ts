@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-types.js";
-import { openTestKeys } from "../../test/helpers/key-store.js";
+import { openTestProject, type openTestKeys } from "../../test/helpers/key-store.js";
 import { keyAuth } from "../keys/key-auth.js";
 import { publicRateLimit } from "./public-rate-limit.js";
 import { onError } from "./errors.js";
@@ -25,10 +25,7 @@ function makeApp(perMinute: number) {
 }
 
 beforeAll(async () => {
-  fixture = await openTestKeys();
-  const created = await fixture.services.createProject({ name: "p" });
-  secretKey = created.secretKey;
-  publicKey = (await fixture.services.addWebsite({ projectId: created.project.id, origin: "example.com" })).publicKey;
+  ({ fixture, secretKey, publicKey } = await openTestProject("example.com"));
 });
 afterAll(() => fixture.dispose());
 

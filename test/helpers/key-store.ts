@@ -1,4 +1,8 @@
-/** Starts what key-dependent middleware tests need: a real SQLite store in a temp dir, its admin services and key cache. */
+/**
+ * Starts what key-dependent middleware tests need: a real SQLite store in a temp dir, its admin
+ * services and key cache; `openTestProject` adds a project with a secret key and a website's
+ * public key.
+ */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,4 +25,12 @@ export async function openTestKeys() {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** `openTestKeys` plus project "p" with its secret key, and a website for `origin` with its public key. */
+export async function openTestProject(origin: string) {
+  const fixture = await openTestKeys();
+  const created = await fixture.services.createProject({ name: "p" });
+  const { publicKey } = await fixture.services.addWebsite({ projectId: created.project.id, origin });
+  return { fixture, secretKey: created.secretKey, publicKey };
 }
