@@ -3,33 +3,23 @@
  * lookup needed), and destroy() leaves no listener behind on the document (read through the
  * DevTools protocol, which lists what is really attached).
  */
-import { build } from "esbuild";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../../test/helpers/chromium.js";
+import { bundleForPage, launchBrowser } from "../../test/helpers/chromium.js";
 
 let browser: Browser;
 let harness: string;
 
 beforeAll(async () => {
-  const result = await build({
-    stdin: {
-      contents: `import { installHoverCard } from "./hover-card.tsx";
+  harness = await bundleForPage(
+    `import { installHoverCard } from "./hover-card.tsx";
         import { createContentLookups } from "./lookups.ts";
         window.installCard = () => {
           const lookups = createContentLookups({ ask: async () => ({ results: {} }) });
           window.card = installHoverCard(document, lookups);
         };`,
-      resolveDir: import.meta.dirname,
-      loader: "ts",
-    },
-    bundle: true,
-    write: false,
-    format: "iife",
-    jsx: "automatic",
-    jsxImportSource: "preact",
-  });
-  harness = result.outputFiles[0]!.text;
+    import.meta.dirname,
+  );
   browser = await launchBrowser();
 });
 afterAll(() => browser?.close());

@@ -2,31 +2,23 @@
  * The scanner in real Chromium (it needs layout, TreeWalker, MutationObserver and idle callbacks):
  * bundled with esbuild into a blank page, run on tricky markup.
  */
-import { build } from "esbuild";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../../test/helpers/chromium.js";
+import { bundleForPage, launchBrowser } from "../../test/helpers/chromium.js";
 
 let browser: Browser;
 let harness: string;
 
 beforeAll(async () => {
-  const result = await build({
-    stdin: {
-      contents: `import { createScanner } from "./scanner.ts";
+  harness = await bundleForPage(
+    `import { createScanner } from "./scanner.ts";
         window.startScanner = () => {
           window.marks = [];
           window.scanner = createScanner({ root: document.body, onMarks: (m) => window.marks.push(...m) });
           window.scanner.start();
         };`,
-      resolveDir: import.meta.dirname,
-      loader: "ts",
-    },
-    bundle: true,
-    write: false,
-    format: "iife",
-  });
-  harness = result.outputFiles[0]!.text;
+    import.meta.dirname,
+  );
   browser = await launchBrowser();
 });
 afterAll(() => browser?.close());

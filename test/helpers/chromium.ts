@@ -2,6 +2,7 @@
  * Debian's Chromium through playwright-core (Playwright cannot download browsers here).
  * One place for the flags, shared by the widget, extension and dashboard end-to-end tests.
  */
+import { build } from "esbuild";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,4 +45,20 @@ export async function launchWithExtension(
   if (!worker) worker = await context.waitForEvent("serviceworker", { timeout: 20_000 });
   const extensionId = new URL(worker.url()).host;
   return { context, extensionId };
+}
+
+/**
+ * Browser modules as one classic script for a test page: `entry` is TypeScript that imports them
+ * (relative to `dir`) and sets what the test calls on `window`. JSX is Preact's.
+ */
+export async function bundleForPage(entry: string, dir: string): Promise<string> {
+  const result = await build({
+    stdin: { contents: entry, resolveDir: dir, loader: "ts" },
+    bundle: true,
+    write: false,
+    format: "iife",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+  });
+  return result.outputFiles[0]!.text;
 }
