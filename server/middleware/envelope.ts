@@ -55,8 +55,12 @@ export function replyJsonText(
   dataJson: string,
   headers: Record<string, string> = {},
 ): Response {
-  const startedAt = c.get("startedAt") ?? performance.now();
-  const resTime = Math.round((performance.now() - startedAt) * 1000) / 1000;
-  const text = `{"success":${status < 400},"message":${JSON.stringify(message)},"code":${status},"data":${dataJson},"_req":{"reqId":${JSON.stringify(c.get("reqId") ?? "")},"resTime":${resTime}}}`;
+  const text = envelopeText(status, message, dataJson, c.get("reqId") ?? "", c.get("startedAt") ?? performance.now());
   return c.body(text, status, { "Content-Type": "application/json", ...headers });
+}
+
+/** The envelope as JSON text around data that already is JSON text; the one writer of that text. */
+export function envelopeText(status: number, message: string, dataJson: string, reqId: string, startedAt: number): string {
+  const resTime = Math.round((performance.now() - startedAt) * 1000) / 1000;
+  return `{"success":${status < 400},"message":${JSON.stringify(message)},"code":${status},"data":${dataJson},"_req":{"reqId":${JSON.stringify(reqId)},"resTime":${resTime}}}`;
 }
