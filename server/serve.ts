@@ -21,6 +21,7 @@ import { createMetrics } from "./metrics/metrics.js";
 import { metricsRoutes } from "./metrics/routes.js";
 import { listenMetrics } from "./metrics/cluster-metrics.js";
 import cluster from "node:cluster";
+import { readyToListen } from "./cluster.js";
 import { recordServerUrl } from "./public-url.js";
 import { ensureWebBuilds } from "./web-builds.js";
 import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";
@@ -99,6 +100,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
 
   let server: Server;
   try {
+    await readyToListen();
     server = await new Promise<Server>((resolve, reject) => {
       const created = createHttpServer({ fetch: app.fetch, fastPath: fastGet.handle, limits: config.limits, hostname: config.host }).server;
       created.once("error", reject);

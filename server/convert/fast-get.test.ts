@@ -109,7 +109,7 @@ describe("the fast GET path", () => {
     await bothPaths("/convert?ip=81.2.69.160");
     const lines = logged.filter((line) => line.msg === "request");
     expect(lines).toHaveLength(2);
-    const [fast, viaHono] = lines.map(({ reqId, durationMs, time, ...rest }) => ({ ...rest, reqId: typeof reqId, durationMs: typeof durationMs }));
+    const [fast, viaHono] = lines.map(({ reqId, durationMs, time, ...rest }): Record<string, unknown> => ({ ...rest, reqId: typeof reqId, durationMs: typeof durationMs }));
     expect(fast).toEqual(viaHono);
     expect(fast).toMatchObject({ method: "GET", route: "/convert", status: 200, clientIp: "127.0.0.1", bytesIn: null });
     expect(fast!.bytesOut).toBeGreaterThan(500);
