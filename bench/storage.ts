@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { createStorage, parseIpSearch, type Storage } from "../server/storage/index.js";
-import { SQLITE_FILE } from "../server/storage/sqlite/storage.js";
+import { SQLITE_FILE } from "../server/storage/sqlite/dialect.js";
 import { randomIpv4, randomIpv6, sampleConversion } from "../test/helpers/sample-conversions.js";
 import type { ListQuery, NewConversion } from "../server/storage/types.js";
 

@@ -21,9 +21,9 @@ export interface StorageOptions {
 
 export async function createStorage(options: StorageOptions): Promise<Storage> {
   if (options.databaseUrl) {
-    const { openPostgres } = await import("./postgres/storage.js");
+    const { openPostgres } = await import("./postgres/dialect.js");
     return openPostgres({ url: options.databaseUrl, poolSize: options.poolSize, schema: options.schema });
   }
-  const { openSqlite } = await import("./sqlite/storage.js");
+  const { openSqlite } = await import("./sqlite/dialect.js");
   return openSqlite({ dataDir: options.dataDir });
 }

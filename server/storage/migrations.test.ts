@@ -11,8 +11,8 @@ import { backendNames, createBackend, type Backend } from "../../test/helpers/ba
 import { parseIpSearch } from "./ip-bytes.js";
 import { pendingMigrations } from "./migrations.js";
 import { createStorage, type StorageOptions } from "./index.js";
-import type { PostgresStorage } from "./postgres/storage.js";
-import type { SqliteStorage } from "./sqlite/storage.js";
+import type { PostgresStorage } from "./postgres/dialect.js";
+import type { SqliteStorage } from "./sqlite/dialect.js";
 import type { Storage } from "./types.js";
 
 /** Puts the database back to schema version 3: conversion ids were the global row id. */
