@@ -18,7 +18,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { createStorage, parseIpSearch, type Storage } from "../server/storage/index.js";
-import { SQLITE_FILE } from "../server/storage/sqlite/dialect.js";
+import { SQLITE_FILE, type SqliteDialect } from "../server/storage/sqlite/dialect.js";
+import type { PostgresDialect } from "../server/storage/postgres/dialect.js";
+import type { SqlStorage } from "../server/storage/sql-storage.js";
 import { randomIpv4, randomIpv6, sampleConversion } from "../test/helpers/sample-conversions.js";
 import type { ListQuery, NewConversion } from "../server/storage/types.js";
 
@@ -115,11 +117,11 @@ function octet(): number {
 
 async function diskBytes(storage: Storage): Promise<number> {
   if (storage.kind === "sqlite") {
-    const db = (storage as unknown as { db: import("better-sqlite3").Database }).db;
+    const db = (storage as SqlStorage<SqliteDialect>).dialect.db;
     db.pragma("wal_checkpoint(TRUNCATE)");
     return statSync(join(dataDir, SQLITE_FILE)).size;
   }
-  const pool = (storage as unknown as { pool: pg.Pool }).pool;
+  const pool = (storage as SqlStorage<PostgresDialect>).dialect.pool;
   await pool.query("VACUUM ANALYZE conversions");
   const { rows } = await pool.query(
     `SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c
