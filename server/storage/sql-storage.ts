@@ -12,7 +12,6 @@ import { encodeConversions, STATUS_CODES, type EncodedRecord } from "./record-co
 import {
   inRequestOrder,
   isUuid,
-  preferIpIndex,
   toConversion,
   toKey,
   toProject,
@@ -282,4 +281,11 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
 
 function orNull<R, T>(row: R | undefined, to: (row: R) => T): T | null {
   return row === undefined ? null : to(row);
+}
+
+/** The list planner's choice for a filtered page: true when sorting all matches costs less than walking to the page. */
+export function preferIpIndex(matches: number, projectRows: number, offset: number, limit: number): boolean {
+  const sortCost = matches;
+  const walkCost = ((offset + limit) * projectRows) / Math.max(matches, 1);
+  return sortCost <= walkCost;
 }

@@ -9,7 +9,7 @@ import { backendNames, createBackend, type Backend } from "../../test/helpers/ba
 import { parseIp } from "../../lib/ip/parse.js";
 import { parseIpSearch } from "./ip-bytes.js";
 import { createStorage, type StorageOptions } from "./index.js";
-import { preferIpIndex } from "./rows.js";
+import { preferIpIndex } from "./sql-storage.js";
 import { sampleConversion } from "../../test/helpers/sample-conversions.js";
 import type { NewConversion, Storage } from "./types.js";
 
