@@ -4,7 +4,7 @@
  * thread), the main thread's busy time (event-loop utilisation, which leaves out work done on
  * other threads) and the longest event-loop stall during the commits.
  *
- *   npx tsx bench/storage-commit-cpu.ts [--backend sqlite|postgres] [--fill 100000] [--commits 20]
+ *   npx tsx bench/storage-commit-cpu.ts [--backend sqlite|postgres] [--fill 100000] [--commits 20] [--writer-thread]
  *
  * The store is filled to --fill rows first (the random ip index makes a commit grow with the
  * table), then --commits batches of 5000 are committed one after the other and measured.
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     backend: { type: "string", default: "sqlite" },
     fill: { type: "string", default: "100000" },
     commits: { type: "string", default: "20" },
+    "writer-thread": { type: "boolean", default: false },
   },
 });
 const BATCH = 5000;
@@ -35,7 +36,7 @@ const variantParts = Array.from({ length: VARIANTS }, () => ({ location: {}, net
 const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = `ipatlas_cpu_${randomBytes(4).toString("hex")}`;
 const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-cpu-"));
-const storage = await createStorage(values.backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir });
+const storage = await createStorage(values.backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir, sqliteWriterThread: values["writer-thread"] });
 
 function batch(): NewConversion[] {
   return Array.from({ length: BATCH }, () => {

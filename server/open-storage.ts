@@ -29,6 +29,7 @@ export async function openStorage(config: Config): Promise<Storage> {
     databaseUrl: config.databaseUrl ?? undefined,
     poolSize: config.dbPool,
     schema: config.dbSchema ?? undefined,
+    sqliteWriterThread: config.sqliteWriterThread,
   };
   if (!options.databaseUrl) await privateSqliteFile(config.dataDir);
   return createStorage(options);

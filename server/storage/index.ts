@@ -21,6 +21,8 @@ export interface StorageOptions {
   poolSize?: number;
   /** PostgreSQL schema (default: the URL's `?schema=`, else `public`) */
   schema?: string;
+  /** SQLite: write conversions on a thread of their own, off the event loop */
+  sqliteWriterThread?: boolean;
 }
 
 export async function createStorage(options: StorageOptions): Promise<Storage> {
@@ -41,5 +43,5 @@ async function connect(options: StorageOptions): Promise<Dialect> {
     return openPostgresDialect({ url: options.databaseUrl, poolSize: options.poolSize, schema: options.schema });
   }
   const { connectSqlite } = await import("./sqlite/dialect.js");
-  return connectSqlite({ dataDir: options.dataDir });
+  return connectSqlite({ dataDir: options.dataDir, writerThread: options.sqliteWriterThread });
 }

@@ -15,7 +15,10 @@ import type { NewConversion, Storage } from "./types.js";
 
 const PERIOD = "2026-11";
 
-describe.each(backendNames)("storage on %s", (name) => {
+/** each backend, and SQLite once more with its writes on the writer thread */
+const variants = [...backendNames.map((name) => ({ name, writerThread: false })), { name: "sqlite" as const, writerThread: true }];
+
+describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ name, writerThread }) => {
   let backend: Backend;
   let storage: Storage;
   /** one database: a second createStorage with these options opens the same rows */
@@ -23,7 +26,7 @@ describe.each(backendNames)("storage on %s", (name) => {
 
   beforeAll(async () => {
     backend = await createBackend(name);
-    options = backend.storageOptions();
+    options = { ...backend.storageOptions(), sqliteWriterThread: writerThread };
     storage = await createStorage(options);
   });
   afterAll(async () => {

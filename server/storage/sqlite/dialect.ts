@@ -15,6 +15,7 @@ import type { Dimension } from "../record-codec.js";
 import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, type ProjectRow, type WebsiteRow } from "../rows.js";
 import type { CommitResult } from "../types.js";
 import { SQLITE_MIGRATIONS } from "./migrations.js";
+import { SqliteWriter } from "./writer.js";
 
 export interface SqliteOptions {
   dataDir: string;
@@ -24,6 +25,8 @@ export interface SqliteOptions {
    * last commits. `FULL` also fsyncs every commit: power-safe, measured ~20% slower here.
    */
   synchronous?: "FULL" | "NORMAL";
+  /** write conversions (and key use times) on a thread of their own (./writer.ts), off the event loop */
+  writerThread?: boolean;
 }
 
 export const SQLITE_FILE = "ipatlas.sqlite";
@@ -53,7 +56,7 @@ export function connectSqlite(options: SqliteOptions): SqliteDialect {
     db.close();
     throw error;
   }
-  return new SqliteDialect(db);
+  return new SqliteDialect(db, options);
 }
 
 function prepareStatements(db: Database.Database) {
@@ -124,7 +127,19 @@ export class SqliteDialect implements Dialect {
   /** the list planner's statements, by SQL text: a handful of shapes, each prepared once */
   private readonly listStatements = new Map<string, Database.Statement>();
 
-  constructor(readonly db: Database.Database) {}
+  /** the write connection's thread, once migrated, when asked for */
+  private writer: SqliteWriter | null = null;
+
+  constructor(
+    readonly db: Database.Database,
+    private readonly options: SqliteOptions,
+  ) {}
+
+  /** Prepares every statement; the tables must exist (after migrate, or on a migrated file). */
+  prepare(): void {
+    // SQLite re-prepares a statement by itself if a later schema change touches it.
+    this.stmt ??= prepareStatements(this.db);
+  }
 
   async migrate(): Promise<void> {
     this.db.transaction(() => {
@@ -138,11 +153,12 @@ export class SqliteDialect implements Dialect {
           .run(migration.version, migration.name, Date.now());
       }
     }).immediate();
-    // SQLite re-prepares a statement by itself if a later schema change touches it.
-    this.stmt ??= prepareStatements(this.db);
+    this.prepare();
+    if (this.options.writerThread) this.writer ??= new SqliteWriter({ dataDir: this.options.dataDir, synchronous: this.options.synchronous });
   }
 
   async close(): Promise<void> {
+    await this.writer?.close();
     if (this.db.open) this.db.close();
   }
 
@@ -205,6 +221,8 @@ export class SqliteDialect implements Dialect {
   }
 
   async touchKeys(uses: Array<{ keyId: string; at: number }>): Promise<void> {
+    // on the writer's connection when there is one: this one would wait for its group's lock on the event loop
+    if (this.writer) return this.writer.touchKeys(uses);
     this.db.transaction(() => {
       for (const use of uses) this.stmt.touchKey.run(use.at, use.keyId, use.at);
     })();
@@ -239,6 +257,7 @@ export class SqliteDialect implements Dialect {
   }
 
   async saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]> {
+    if (this.writer) return this.writer.saveDimensions(table, dims);
     const [insert, select] = table === "locations" ? [this.stmt.insertLocation, this.stmt.locationId] : [this.stmt.insertNetwork, this.stmt.networkId];
     return this.db.transaction(() =>
       dims.map((dim) => {
@@ -248,7 +267,9 @@ export class SqliteDialect implements Dialect {
     ).immediate();
   }
 
-  async writeConversions({ batches, rows }: ConversionGroup): Promise<CommitResult[]> {
+  async writeConversions(group: ConversionGroup): Promise<CommitResult[]> {
+    if (this.writer) return this.writer.writeConversions(group);
+    const { batches, rows } = group;
     const s = this.stmt;
     return this.db.transaction(() =>
       batches.map((batch): CommitResult => {
