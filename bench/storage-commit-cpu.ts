@@ -5,6 +5,11 @@
  * other threads) and the longest event-loop stall during the commits.
  *
  *   npx tsx bench/storage-commit-cpu.ts [--backend sqlite|postgres] [--fill 100000] [--commits 20] [--writer-thread]
+ *     [--rows 5000] [--together 1]
+ *
+ * --rows 1 --together 25 --commits 400 is GET /convert's shape instead: 25 one-row commits
+ * submitted at once (group commit makes them one group), 400 times; the figures are then per
+ * group of 25.
  *
  * The store is filled to --fill rows first (the random ip index makes a commit grow with the
  * table), then --commits batches of 5000 are committed one after the other and measured.
@@ -28,6 +33,8 @@ const { values } = parseArgs({
     fill: { type: "string", default: "100000" },
     commits: { type: "string", default: "20" },
     "writer-thread": { type: "boolean", default: false },
+    rows: { type: "string", default: "5000" },
+    together: { type: "string", default: "1" },
   },
 });
 const BATCH = 5000;
@@ -38,8 +45,8 @@ const schema = `ipatlas_cpu_${randomBytes(4).toString("hex")}`;
 const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-cpu-"));
 const storage = await createStorage(values.backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir, sqliteWriterThread: values["writer-thread"] });
 
-function batch(): NewConversion[] {
-  return Array.from({ length: BATCH }, () => {
+function batch(rows = BATCH): NewConversion[] {
+  return Array.from({ length: rows }, () => {
     const variant = Math.floor(Math.random() * VARIANTS);
     const conversion = sampleConversion(Math.random() < 0.2 ? randomIpv6() : randomIpv4(), variant);
     return { ...conversion, parts: variantParts[variant] };
@@ -56,7 +63,7 @@ try {
   const busy: number[] = [];
   const stalls: number[] = [];
   for (let i = 0; i < Number(values.commits); i++) {
-    const conversions = batch();
+    const groups = Array.from({ length: Number(values.together) }, () => batch(Number(values.rows)));
     // the longest gap between two ticks of a 1 ms timer: how long nothing else could run
     let last = performance.now();
     let stall = 0;
@@ -67,7 +74,7 @@ try {
     }, 1);
     const elu = performance.eventLoopUtilization();
     const before = process.cpuUsage();
-    await commit(conversions);
+    await Promise.all(groups.map(commit));
     const used = process.cpuUsage(before);
     const loop = performance.eventLoopUtilization(elu);
     clearInterval(ticker);
@@ -81,7 +88,8 @@ try {
     const mean = ms.reduce((sum, x) => sum + x, 0) / ms.length;
     console.log(`  ${label.padEnd(34)} median ${sorted[sorted.length >> 1]!.toFixed(1)} ms  mean ${mean.toFixed(1)} ms  max ${sorted.at(-1)!.toFixed(1)} ms`);
   };
-  console.log(`${values.backend}, ${values.commits} commits of ${BATCH} rows after ${values.fill} rows:`);
+  const shape = Number(values.together) > 1 ? `${values.commits} groups of ${values.together} commits of ${values.rows} rows` : `${values.commits} commits of ${values.rows} rows`;
+  console.log(`${values.backend}${values["writer-thread"] ? " (writer thread)" : ""}, ${shape} after ${values.fill} rows:`);
   show("process CPU per commit", cpu);
   show("main thread busy per commit", busy);
   show("longest event-loop stall", stalls);
