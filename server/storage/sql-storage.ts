@@ -121,7 +121,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     if (!found) return null;
     // A public key whose website was removed is dead.
     if (found.key.kind === "public" && !found.website) return null;
-    return { key: toKey(found.key), project: toProject(found.project), website: orNull(found.website ?? undefined, toWebsite) };
+    return { key: toKey(found.key), project: toProject(found.project), website: found.website && toWebsite(found.website) };
   }
 
   async rollKey(keyId: string, hash: string, prefix: string): Promise<ApiKey | null> {

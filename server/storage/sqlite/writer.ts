@@ -74,11 +74,14 @@ export function unpackGroup(packed: PackedGroup): ConversionGroup {
   return { batches: packed.batches, rows };
 }
 
-export type WriterRequest =
-  | { id: number; kind: "write"; group: PackedGroup }
-  | { id: number; kind: "dimensions"; table: DimensionTable; dims: Array<Pick<Dimension, "hash" | "json">> }
-  | { id: number; kind: "touch"; uses: Array<{ keyId: string; at: number }> }
-  | { id: number; kind: "close" };
+type Request =
+  | { kind: "write"; group: PackedGroup }
+  | { kind: "dimensions"; table: DimensionTable; dims: Array<Pick<Dimension, "hash" | "json">> }
+  | { kind: "touch"; uses: Array<{ keyId: string; at: number }> }
+  | { kind: "close" };
+
+/** numbered, so a reply finds its caller */
+export type WriterRequest = Request & { id: number };
 
 export type WriterReply = { id: number; result: unknown } | { id: number; error: string };
 
@@ -87,7 +90,7 @@ export interface WriterOptions {
   synchronous?: "FULL" | "NORMAL";
 }
 
-/** The main thread's end: one request at a time per caller, answered in any order. */
+/** The main thread's end: each call is a numbered request; its promise settles with the reply of that number. */
 export class SqliteWriter {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
@@ -115,15 +118,15 @@ export class SqliteWriter {
 
   writeConversions(group: ConversionGroup): Promise<CommitResult[]> {
     const packed = packGroup(group);
-    return this.request({ id: 0, kind: "write", group: packed }, [packed.numbers.buffer as ArrayBuffer, packed.ipKeys.buffer as ArrayBuffer]) as Promise<CommitResult[]>;
+    return this.request({ kind: "write", group: packed }, [packed.numbers.buffer as ArrayBuffer, packed.ipKeys.buffer as ArrayBuffer]) as Promise<CommitResult[]>;
   }
 
   saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]> {
-    return this.request({ id: 0, kind: "dimensions", table, dims: dims.map(({ hash, json }) => ({ hash, json })) }) as Promise<number[]>;
+    return this.request({ kind: "dimensions", table, dims: dims.map(({ hash, json }) => ({ hash, json })) }) as Promise<number[]>;
   }
 
   touchKeys(uses: Array<{ keyId: string; at: number }>): Promise<void> {
-    return this.request({ id: 0, kind: "touch", uses }) as Promise<void>;
+    return this.request({ kind: "touch", uses }) as Promise<void>;
   }
 
   /**
@@ -131,13 +134,13 @@ export class SqliteWriter {
    * first), then ends the thread. One never used (a CLI command) is ended at once, even mid-start.
    */
   async close(): Promise<void> {
-    if (this.used && !this.failure) await this.request({ id: 0, kind: "close" }).catch(() => {});
+    if (this.used && !this.failure) await this.request({ kind: "close" }).catch(() => {});
     this.worker.ref();
     await this.worker.terminate();
     await this.exited;
   }
 
-  private request(message: WriterRequest, transfer: ArrayBuffer[] = []): Promise<unknown> {
+  private request(message: Request, transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     this.used = true;
