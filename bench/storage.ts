@@ -4,7 +4,7 @@
  * ip indexes make it grow with the table), and list p99 (limit 50: plain, ipSearch prefix,
  * ipSearch CIDR) on N stored conversions.
  *
- *   npx tsx bench/storage.ts [--backend sqlite|postgres] [--count 1000000] [--runs 300] [--keep DIR]
+ *   npx tsx bench/storage.ts [--backend sqlite|postgres] [--count 1000000] [--runs 300] [--keep DIR] [--writer-thread]
  *
  * --keep DIR (SQLite) or SCHEMA (PostgreSQL): fill it once and keep it, later runs only measure.
  * The backend defaults to PostgreSQL when DATABASE_URL is set, SQLite otherwise. PostgreSQL uses
@@ -31,6 +31,8 @@ const { values } = parseArgs({
     count: { type: "string", default: "1000000" },
     runs: { type: "string", default: "300" },
     keep: { type: "string" },
+    // SQLite: write on the writer thread, as the server does
+    "writer-thread": { type: "boolean", default: false },
   },
 });
 const backend = values.backend as "sqlite" | "postgres";
@@ -50,7 +52,7 @@ const variantParts = Array.from({ length: VARIANTS }, () => ({ location: {}, net
 const dataDir = backend === "sqlite" && values.keep ? values.keep : mkdtempSync(join(tmpdir(), "ipatlas-bench-"));
 const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = backend === "postgres" && values.keep ? values.keep : `ipatlas_bench_${randomBytes(4).toString("hex")}`;
-const storage = await createStorage(backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir });
+const storage = await createStorage(backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir, sqliteWriterThread: values["writer-thread"] });
 
 try {
   const kept = (await storage.listProjects()).find((p) => p.name === "bench");
