@@ -72,6 +72,19 @@ describe("GroupCommitQueue", () => {
     expect(groups).toEqual([[100], [100, 1], [100], [100]]);
   });
 
+  it("light items ride along only up to five light items' worth past the bound", async () => {
+    const groups: number[][] = [];
+    const queue = new GroupCommitQueue<number, number>(
+      async (items) => {
+        groups.push(items);
+        return items;
+      },
+      { weigh: (n) => n as number, maxWeight: 100, smallWeight: 2 },
+    );
+    await Promise.all([100, 2, 2, 2, 2, 2, 2].map((n) => queue.submit(n)));
+    expect(groups).toEqual([[100, 2, 2, 2, 2, 2], [2]]);
+  });
+
   it("drain waits for items still being prepared, and a failed preparation rejects only its caller", async () => {
     const written: number[] = [];
     const queue = new GroupCommitQueue<number, number>(async (items) => {

@@ -12,7 +12,7 @@ export interface GroupCommitOptions {
   /** weight of one item (e.g. its row count) against `maxWeight` */
   weigh?: (item: unknown) => number;
   maxWeight?: number;
-  /** items this light join the next group even past maxWeight and ahead of heavier ones (default maxWeight / 50) */
+  /** items this light join the next group ahead of heavier ones, up to 5 × this past maxWeight (default maxWeight / 50) */
   smallWeight?: number;
 }
 
@@ -101,10 +101,20 @@ export class GroupCommitQueue<T, R> {
     }
     const group = this.pending.splice(0, count);
     // Small submissions further back (a GET /convert's one row) ride along with this group
-    // instead of waiting behind every whole bulk queued before them.
+    // instead of waiting behind every whole bulk queued before them; together at most five small
+    // ones' worth, so a group stays near its bound.
     if (this.pending.length && group.length < this.maxItems) {
       const rest: Pending<T, R>[] = [];
-      for (const p of this.pending) (group.length < this.maxItems && this.weigh(p.item) <= this.smallWeight ? group : rest).push(p);
+      let extra = 0;
+      for (const p of this.pending) {
+        const w = this.weigh(p.item);
+        if (group.length < this.maxItems && w <= this.smallWeight && extra + w <= 5 * this.smallWeight) {
+          group.push(p);
+          extra += w;
+        } else {
+          rest.push(p);
+        }
+      }
       this.pending = rest;
     }
     return group;
