@@ -157,6 +157,14 @@ export class SqliteDialect implements Dialect {
     if (this.options.writerThread) this.writer ??= new SqliteWriter({ dataDir: this.options.dataDir, synchronous: this.options.synchronous });
   }
 
+  /**
+   * The writer thread, unless it stopped: its requests in flight failed with it, and the writes
+   * after it go on this connection, on the event loop, rather than fail too.
+   */
+  private liveWriter(): SqliteWriter | null {
+    return this.writer && !this.writer.stopped ? this.writer : null;
+  }
+
   async close(): Promise<void> {
     await this.writer?.close();
     if (this.db.open) this.db.close();
@@ -222,7 +230,8 @@ export class SqliteDialect implements Dialect {
 
   async touchKeys(uses: Array<{ keyId: string; at: number }>): Promise<void> {
     // on the writer's connection when there is one: this one would wait for its group's lock on the event loop
-    if (this.writer) return this.writer.touchKeys(uses);
+    const writer = this.liveWriter();
+    if (writer) return writer.touchKeys(uses);
     this.db.transaction(() => {
       for (const use of uses) this.stmt.touchKey.run(use.at, use.keyId, use.at);
     })();
@@ -257,7 +266,8 @@ export class SqliteDialect implements Dialect {
   }
 
   async saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]> {
-    if (this.writer) return this.writer.saveDimensions(table, dims);
+    const writer = this.liveWriter();
+    if (writer) return writer.saveDimensions(table, dims);
     const [insert, select] = table === "locations" ? [this.stmt.insertLocation, this.stmt.locationId] : [this.stmt.insertNetwork, this.stmt.networkId];
     return this.db.transaction(() =>
       dims.map((dim) => {
@@ -268,7 +278,8 @@ export class SqliteDialect implements Dialect {
   }
 
   async writeConversions(group: ConversionGroup): Promise<CommitResult[]> {
-    if (this.writer) return this.writer.writeConversions(group);
+    const writer = this.liveWriter();
+    if (writer) return writer.writeConversions(group);
     const { batches, rows } = group;
     const s = this.stmt;
     return this.db.transaction(() =>

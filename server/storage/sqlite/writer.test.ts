@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { makeDataDir } from "../../../test/helpers/server.js";
+import { sampleConversion } from "../../../test/helpers/sample-conversions.js";
 import { emptyColumns } from "../dialect.js";
+import { createStorage } from "../index.js";
+import type { SqlStorage } from "../sql-storage.js";
+import type { SqliteDialect } from "./dialect.js";
 import { packGroup, unpackGroup } from "./writer.js";
 
 describe("a group packed for the writer thread", () => {
@@ -35,5 +40,23 @@ describe("a group packed for the writer thread", () => {
       ...rows,
       ip_key: rows.ip_key.map((key) => key && [...key]),
     });
+  });
+});
+
+describe("the writer thread", () => {
+  it("writes commits; once it stops, later commits are written on the main connection", async () => {
+    const storage = (await createStorage({ dataDir: makeDataDir(), sqliteWriterThread: true })) as SqlStorage<SqliteDialect>;
+    try {
+      const project = await storage.createProject({ name: "w", plan: "scale" });
+      const commit = (conversion = sampleConversion()) =>
+        storage.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions: [conversion] });
+      expect(await commit()).toEqual({ accepted: true, used: 1 });
+      await storage.dialect["writer"]!["worker"].terminate();
+      const after = sampleConversion();
+      expect(await commit(after)).toEqual({ accepted: true, used: 2 });
+      expect((await storage.getConversion(project.id, after.uniqueId))?.id).toBe(2);
+    } finally {
+      await storage.close();
+    }
   });
 });

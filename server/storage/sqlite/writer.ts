@@ -116,6 +116,11 @@ export class SqliteWriter {
     }));
   }
 
+  /** whether the thread failed or ended */
+  get stopped(): boolean {
+    return this.failure !== null;
+  }
+
   writeConversions(group: ConversionGroup): Promise<CommitResult[]> {
     const packed = packGroup(group);
     return this.request({ kind: "write", group: packed }, [packed.numbers.buffer as ArrayBuffer, packed.ipKeys.buffer as ArrayBuffer]) as Promise<CommitResult[]>;
