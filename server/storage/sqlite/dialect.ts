@@ -30,6 +30,12 @@ export interface SqliteOptions {
 }
 
 export const SQLITE_FILE = "ipatlas.sqlite";
+/**
+ * Groups of at most this many rows are written on the main connection even with a writer thread:
+ * about a millisecond on the event loop costs less than the hand-over. The writer is idle then
+ * (one group is written at a time), so this connection does not wait for its lock.
+ */
+const SMALL_WRITE_ROWS = 100;
 
 export function uuidToBlob(uuid: string): Buffer {
   return Buffer.from(uuid.replace(/-/g, ""), "hex");
@@ -267,7 +273,7 @@ export class SqliteDialect implements Dialect {
 
   async saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]> {
     const writer = this.liveWriter();
-    if (writer) return writer.saveDimensions(table, dims);
+    if (writer && dims.length > SMALL_WRITE_ROWS) return writer.saveDimensions(table, dims);
     const [insert, select] = table === "locations" ? [this.stmt.insertLocation, this.stmt.locationId] : [this.stmt.insertNetwork, this.stmt.networkId];
     return this.db.transaction(() =>
       dims.map((dim) => {
@@ -279,7 +285,7 @@ export class SqliteDialect implements Dialect {
 
   async writeConversions(group: ConversionGroup): Promise<CommitResult[]> {
     const writer = this.liveWriter();
-    if (writer) return writer.writeConversions(group);
+    if (writer && group.rows.project.length > SMALL_WRITE_ROWS) return writer.writeConversions(group);
     const { batches, rows } = group;
     const s = this.stmt;
     return this.db.transaction(() =>

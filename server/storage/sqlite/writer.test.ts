@@ -4,6 +4,7 @@ import { sampleConversion } from "../../../test/helpers/sample-conversions.js";
 import { emptyColumns } from "../dialect.js";
 import { createStorage } from "../index.js";
 import type { SqlStorage } from "../sql-storage.js";
+import type { NewConversion } from "../types.js";
 import type { SqliteDialect } from "./dialect.js";
 import { packGroup, unpackGroup } from "./writer.js";
 
@@ -48,13 +49,17 @@ describe("the writer thread", () => {
     const storage = (await createStorage({ dataDir: makeDataDir(), sqliteWriterThread: true })) as SqlStorage<SqliteDialect>;
     try {
       const project = await storage.createProject({ name: "w", plan: "scale" });
-      const commit = (conversion = sampleConversion()) =>
-        storage.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions: [conversion] });
-      expect(await commit()).toEqual({ accepted: true, used: 1 });
+      // groups of more than 100 rows go to the thread
+      const rows = () => Array.from({ length: 150 }, () => sampleConversion());
+      const commit = (conversions: NewConversion[]) =>
+        storage.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions });
+      const before = rows();
+      expect(await commit(before)).toEqual({ accepted: true, used: 150 });
+      expect((await storage.getConversion(project.id, before[149]!.uniqueId))?.id).toBe(150);
       await storage.dialect["writer"]!["worker"].terminate();
-      const after = sampleConversion();
-      expect(await commit(after)).toEqual({ accepted: true, used: 2 });
-      expect((await storage.getConversion(project.id, after.uniqueId))?.id).toBe(2);
+      const after = rows();
+      expect(await commit(after)).toEqual({ accepted: true, used: 300 });
+      expect((await storage.getConversion(project.id, after[0]!.uniqueId))?.id).toBe(151);
     } finally {
       await storage.close();
     }
