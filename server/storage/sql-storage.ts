@@ -8,7 +8,7 @@ import type { Plan } from "../../lib/schemas/api.js";
 import { emptyColumns, type ConversionGroup, type Dialect, type DimensionTable, type PageSource } from "./dialect.js";
 import { GroupCommitQueue } from "./group-commit.js";
 import { ipSearchPlan } from "./ip-prefix.js";
-import { encodeConversions, STATUS_CODES, type EncodedRecord } from "./record-codec.js";
+import { encodeConversions, STATUS_CODES, type Dimension, type EncodedRecord } from "./record-codec.js";
 import {
   inRequestOrder,
   isUuid,
@@ -183,7 +183,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     for (const table of ["locations", "networks"] as const) {
       const known = this.dimensionIds[table];
       const field = table === "locations" ? "location" : "network";
-      const missing = new Map<string, EncodedRecord["location"]>();
+      const missing = new Map<string, Dimension>();
       for (const { records } of items) {
         for (const record of records) {
           const dim = record[field];
