@@ -27,7 +27,21 @@ export interface SqliteOptions {
   synchronous?: "FULL" | "NORMAL";
   /** write conversions (and key use times) on a thread of their own (./writer.ts), off the event loop */
   writerThread?: boolean;
+  /**
+   * false: this connection never checkpoints the WAL itself; the writer thread does, on a timer.
+   * Default true (SQLite's own: the commit that crosses 1000 pages of WAL checkpoints).
+   */
+  autocheckpoint?: boolean;
 }
+
+/**
+ * How often the writer thread checkpoints the WAL. A checkpoint copies the WAL's pages into the
+ * database file and fsyncs it; left to SQLite, it runs inside whichever commit crosses 1000 pages,
+ * which under GET /convert load is every few dozen commits, on the event loop.
+ */
+export const CHECKPOINT_EVERY_MS = 1000;
+/** the WAL file is cut back to this after a checkpoint, so a burst does not leave it large */
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 export const SQLITE_FILE = "ipatlas.sqlite";
 /**
@@ -58,6 +72,8 @@ export function connectSqlite(options: SqliteOptions): SqliteDialect {
     // Indexes of a million rows outgrow the 2 MiB default page cache; random uuid and ip keys then
     // read pages from the OS on every insert. 64 MiB keeps them hot.
     db.pragma("cache_size = -65536");
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    if (options.autocheckpoint === false) db.pragma("wal_autocheckpoint = 0");
   } catch (error) {
     db.close();
     throw error;
@@ -160,16 +176,32 @@ export class SqliteDialect implements Dialect {
       }
     }).immediate();
     this.prepare();
-    if (this.options.writerThread) this.writer ??= new SqliteWriter({ dataDir: this.options.dataDir, synchronous: this.options.synchronous });
+    if (this.options.writerThread && !this.writer) {
+      this.writer = new SqliteWriter({ dataDir: this.options.dataDir, synchronous: this.options.synchronous, autocheckpoint: false });
+      this.db.pragma("wal_autocheckpoint = 0");
+    }
+  }
+
+  /** One PASSIVE checkpoint: as much of the WAL as no reader still needs, without waiting for anyone. */
+  checkpoint(): void {
+    this.db.pragma("wal_checkpoint(PASSIVE)");
   }
 
   /**
    * The writer thread, unless it stopped: its requests in flight failed with it, and the writes
-   * after it go on this connection, on the event loop, rather than fail too.
+   * after it go on this connection, on the event loop, rather than fail too, and this connection
+   * checkpoints again.
    */
   private liveWriter(): SqliteWriter | null {
-    return this.writer && !this.writer.stopped ? this.writer : null;
+    if (!this.writer) return null;
+    if (!this.writer.stopped) return this.writer;
+    if (!this.checkpointsBack) {
+      this.checkpointsBack = true;
+      this.db.pragma("wal_autocheckpoint = 1000");
+    }
+    return null;
   }
+  private checkpointsBack = false;
 
   async close(): Promise<void> {
     await this.writer?.close();

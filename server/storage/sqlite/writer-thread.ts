@@ -4,16 +4,26 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { Dimension } from "../record-codec.js";
-import { connectSqlite } from "./dialect.js";
+import { CHECKPOINT_EVERY_MS, connectSqlite } from "./dialect.js";
 import { unpackGroup, type WriterOptions, type WriterReply, type WriterRequest } from "./writer.js";
 
 const dialect = connectSqlite(workerData as WriterOptions);
 dialect.prepare();
+// The WAL is checkpointed here, off the event loop (the main connection's autocheckpoint is off).
+const checkpoints = setInterval(() => {
+  try {
+    dialect.checkpoint();
+  } catch {
+    // busy or closing: the next tick tries again
+  }
+}, CHECKPOINT_EVERY_MS);
+checkpoints.unref();
 
 parentPort!.on("message", async (message: WriterRequest) => {
   let reply: WriterReply;
   try {
     if (message.kind === "close") {
+      clearInterval(checkpoints);
       await dialect.close();
       parentPort!.postMessage({ id: message.id, result: null } satisfies WriterReply);
       return;

@@ -1,3 +1,5 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeDataDir } from "../../../test/helpers/server.js";
 import { sampleConversion } from "../../../test/helpers/sample-conversions.js";
@@ -5,7 +7,7 @@ import { emptyColumns } from "../dialect.js";
 import { createStorage } from "../index.js";
 import type { SqlStorage } from "../sql-storage.js";
 import type { NewConversion } from "../types.js";
-import type { SqliteDialect } from "./dialect.js";
+import { CHECKPOINT_EVERY_MS, SQLITE_FILE, type SqliteDialect } from "./dialect.js";
 import { packGroup, unpackGroup } from "./writer.js";
 
 describe("a group packed for the writer thread", () => {
@@ -60,6 +62,31 @@ describe("the writer thread", () => {
       const after = rows();
       expect(await commit(after)).toEqual({ accepted: true, used: 300 });
       expect((await storage.getConversion(project.id, after[0]!.uniqueId))?.id).toBe(151);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("checkpoints the WAL on its timer; the main connection never does, until the thread stops", async () => {
+    const dataDir = makeDataDir();
+    const storage = (await createStorage({ dataDir, sqliteWriterThread: true })) as SqlStorage<SqliteDialect>;
+    const db = storage.dialect["db"];
+    const fileSize = () => statSync(join(dataDir, SQLITE_FILE)).size;
+    try {
+      expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+      const project = await storage.createProject({ name: "c", plan: "scale" });
+      const commit = () =>
+        storage.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions: Array.from({ length: 20 }, () => sampleConversion()) });
+      // small groups are written on the main connection: their pages stay in the WAL
+      const before = fileSize();
+      for (let i = 0; i < 50; i++) await commit();
+      expect(fileSize()).toBe(before);
+      // the thread's timer copies them into the database file
+      await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_EVERY_MS * 2.5));
+      expect(fileSize()).toBeGreaterThan(before);
+      await storage.dialect["writer"]!["worker"].terminate();
+      await commit();
+      expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
     } finally {
       await storage.close();
     }

@@ -88,6 +88,8 @@ export type WriterReply = { id: number; result: unknown } | { id: number; error:
 export interface WriterOptions {
   dataDir: string;
   synchronous?: "FULL" | "NORMAL";
+  /** false: the thread's connection leaves checkpoints to the thread's timer */
+  autocheckpoint?: boolean;
 }
 
 /** The main thread's end: each call is a numbered request; its promise settles with the reply of that number. */
