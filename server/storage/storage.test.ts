@@ -245,6 +245,21 @@ describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ na
     expect(await countRows(storage, project.id)).toBe(1000);
   });
 
+  it("concurrent batches of one project: each is told the usage as of its own rows, ids in the same order", async () => {
+    const project = await newProject("free");
+    const batches = Array.from({ length: 60 }, (_, i) => Array.from({ length: 1 + (i % 3) }, () => sampleConversion()));
+    const results = await Promise.all(batches.map((batch) => commit(project.id, batch, 1000)));
+    // all fit: every batch accepted, and the usage each saw grows by its own size, in submission order
+    let used = 0;
+    results.forEach((result, i) => expect(result).toEqual({ accepted: true, used: (used += batches[i]!.length) }));
+    const ids = await Promise.all(batches.map(async (batch) => (await storage.getConversion(project.id, batch[0]!.uniqueId))!.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    // near the limit, a run that does not fit whole still accepts exactly the batches that fit
+    const tail = await Promise.all(Array.from({ length: 30 }, () => commit(project.id, Array.from({ length: 30 }, () => sampleConversion()), used + 100)));
+    expect(tail.filter((r) => r.accepted)).toHaveLength(3);
+    expect(await storage.usage(project.id, PERIOD)).toBe(used + 90);
+  });
+
   it("two Storage instances on one database share the quota exactly", async () => {
     const second = await createStorage(options);
     try {
