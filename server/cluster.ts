@@ -11,9 +11,60 @@
  * SIGTERM/SIGINT reach every worker, which shut down gracefully; the primary exits 0 once all did.
  */
 import cluster, { type Worker } from "node:cluster";
+import type { WriteTurn } from "./storage/index.js";
 
 const READY = "ipatlas:ready";
 const LISTEN = "ipatlas:listen";
+const TAKE_TURN = "ipatlas:take-turn";
+const TURN = "ipatlas:turn";
+const RELEASE_TURN = "ipatlas:release-turn";
+
+/**
+ * In a cluster worker: the turn at writing the SQLite file (storage's `WriteTurn`), handed out by
+ * the primary one worker at a time; elsewhere undefined (one writer per process needs none).
+ */
+export function clusterWriteTurn(): WriteTurn | undefined {
+  if (!cluster.isWorker) return undefined;
+  const granted: Array<() => void> = [];
+  process.on("message", (message: unknown) => {
+    if (message === TURN) granted.shift()?.();
+  });
+  return {
+    take: () =>
+      new Promise<void>((resolve) => {
+        granted.push(resolve);
+        process.send!(TAKE_TURN);
+      }),
+    release: () => void process.send!(RELEASE_TURN),
+  };
+}
+
+/** The primary's side: one holder at a time, the others in the order they asked. */
+function handOutTurns(): { onMessage(worker: Worker, message: unknown): void; onExit(worker: Worker): void } {
+  let holder: Worker | null = null;
+  const waiting: Worker[] = [];
+  const next = () => {
+    holder = waiting.shift() ?? null;
+    if (holder?.isConnected()) holder.send(TURN);
+    else if (holder) next();
+  };
+  return {
+    onMessage(worker, message) {
+      if (message === TAKE_TURN) {
+        if (holder) waiting.push(worker);
+        else {
+          holder = worker;
+          worker.send(TURN);
+        }
+      } else if (message === RELEASE_TURN && holder === worker) next();
+    },
+    // a worker that dies holding the turn (or waiting for it) must not keep the others waiting
+    onExit(worker) {
+      for (let i = waiting.indexOf(worker); i !== -1; i = waiting.indexOf(worker)) waiting.splice(i, 1);
+      if (holder === worker) next();
+    },
+  };
+}
 
 /**
  * In a cluster worker: tells the primary this worker is ready and waits until every worker is;
@@ -62,6 +113,7 @@ async function runPrimary(options: ClusterOptions): Promise<number> {
 
   // set once the first workers all are ready; a replacement worker listens as soon as it is
   let allReady = false;
+  const turns = handOutTurns();
   const fork = () =>
     new Promise<Worker>((resolve, reject) => {
       const worker = cluster.fork();
@@ -69,6 +121,7 @@ async function runPrimary(options: ClusterOptions): Promise<number> {
         reject(new Error(`worker ${worker.process.pid} exited before listening (${signal ?? `code ${code}`})`));
       worker.once("exit", onExit);
       worker.on("message", (message: unknown) => {
+        turns.onMessage(worker, message);
         if (message !== READY) return;
         if (allReady) worker.send(LISTEN);
         resolve(worker);
@@ -90,6 +143,7 @@ async function runPrimary(options: ClusterOptions): Promise<number> {
   let failed = false;
   const allExited = new Promise<void>((resolve) => {
     cluster.on("exit", (worker, code, signal) => {
+      turns.onExit(worker);
       if (stopping) {
         if (code !== 0 && code !== null) failed = true;
         if (Object.keys(cluster.workers ?? {}).length === 0) resolve();

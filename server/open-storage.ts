@@ -2,7 +2,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config.js";
-import { createStorage, type Storage } from "./storage/index.js";
+import { createStorage, type Storage, type WriteTurn } from "./storage/index.js";
 
 /**
  * The SQLite file holds key hashes, names and every stored conversion: readable by its owner
@@ -23,13 +23,14 @@ async function privateSqliteFile(dataDir: string): Promise<void> {
   }
 }
 
-export async function openStorage(config: Config): Promise<Storage> {
+export async function openStorage(config: Config, writeTurn?: WriteTurn): Promise<Storage> {
   const options = {
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl ?? undefined,
     poolSize: config.dbPool,
     schema: config.dbSchema ?? undefined,
     sqliteWriterThread: config.sqliteWriterThread,
+    writeTurn,
   };
   if (!options.databaseUrl) await privateSqliteFile(config.dataDir);
   return createStorage(options);

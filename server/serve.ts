@@ -21,7 +21,7 @@ import { createMetrics } from "./metrics/metrics.js";
 import { metricsRoutes } from "./metrics/routes.js";
 import { listenMetrics } from "./metrics/cluster-metrics.js";
 import cluster from "node:cluster";
-import { readyToListen } from "./cluster.js";
+import { clusterWriteTurn, readyToListen } from "./cluster.js";
 import { recordServerUrl } from "./public-url.js";
 import { ensureWebBuilds } from "./web-builds.js";
 import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";
@@ -76,7 +76,7 @@ function nextStepsText(baseUrl: string, config: Config, env: NodeJS.ProcessEnv, 
 
 export async function startServer(config: Config, env: NodeJS.ProcessEnv, print: (text: string) => void, log: Logger): Promise<RunningServer> {
   const missingBuilds = await ensureWebBuilds(print);
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, clusterWriteTurn());
   const keys = createKeyService(storage, { pollMs: config.keyCachePollMs, onError: (error, where) => log.warn(where, { error }) });
   const services = createAdminServices(storage, () => keys.invalidate());
   const newSecretKey = await firstRun(services);

@@ -5,11 +5,11 @@
  * never from here.
  */
 import type { Dialect } from "./dialect.js";
-import { SqlStorage } from "./sql-storage.js";
+import { SqlStorage, type WriteTurn } from "./sql-storage.js";
 import type { Storage } from "./types.js";
 
 export type { Storage } from "./types.js";
-export { SqlStorage } from "./sql-storage.js";
+export { SqlStorage, type WriteTurn } from "./sql-storage.js";
 export { parseIpSearch } from "./ip-bytes.js";
 export { StorageConfigError } from "./postgres/connect.js";
 
@@ -23,6 +23,8 @@ export interface StorageOptions {
   schema?: string;
   /** SQLite: write conversions on a thread of their own, off the event loop */
   sqliteWriterThread?: boolean;
+  /** taken around every group commit when several processes write one SQLite file (`serve --workers`) */
+  writeTurn?: WriteTurn;
 }
 
 export async function createStorage(options: StorageOptions): Promise<Storage> {
@@ -33,7 +35,7 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     await dialect.close();
     throw error;
   }
-  return new SqlStorage(dialect);
+  return new SqlStorage(dialect, options.databaseUrl ? undefined : options.writeTurn);
 }
 
 // A backend's dialect module (and better-sqlite3's native binding with SQLite's) loads only when chosen.

@@ -39,6 +39,17 @@ interface PendingBatch {
   records: EncodedRecord[];
 }
 
+/**
+ * A turn at writing shared by the processes that write one SQLite file. Without it they meet on
+ * SQLite's lock, whose busy handler sleeps 1, 2, 5, 10… ms between tries: under GET /convert load
+ * on two workers that made p99 340 ms. With it they take turns, waiting only for each other.
+ */
+export interface WriteTurn {
+  /** resolves once this process may write; release() hands the turn on */
+  take(): Promise<void>;
+  release(): void;
+}
+
 export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   readonly kind: Dialect["kind"];
   private readonly queue: GroupCommitQueue<PendingBatch, CommitResult>;
@@ -48,9 +59,12 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   private readonly dimensionIds: Record<DimensionTable, Map<string, number>> = { locations: new Map(), networks: new Map() };
 
   /** `dialect` migrated and ready (createStorage in ./index.ts) */
-  constructor(readonly dialect: D) {
+  constructor(
+    readonly dialect: D,
+    private readonly writeTurn?: WriteTurn,
+  ) {
     this.kind = dialect.kind;
-    this.queue = new GroupCommitQueue((items) => this.writeGroup(items), {
+    this.queue = new GroupCommitQueue((items) => this.writeGroupInTurn(items), {
       weigh: (item) => (item as PendingBatch).records.length,
       maxWeight: dialect.groupRows,
     });
@@ -161,6 +175,16 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
 
   commitConversions(batch: ConversionBatch): Promise<CommitResult> {
     return this.queue.submitWhenReady(encodeConversions(batch.conversions).then((records) => ({ batch, records })));
+  }
+
+  private async writeGroupInTurn(items: PendingBatch[]): Promise<CommitResult[]> {
+    if (!this.writeTurn) return this.writeGroup(items);
+    await this.writeTurn.take();
+    try {
+      return await this.writeGroup(items);
+    } finally {
+      this.writeTurn.release();
+    }
   }
 
   private async writeGroup(items: PendingBatch[]): Promise<CommitResult[]> {
