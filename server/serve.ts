@@ -126,8 +126,11 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   const listenHost = config.host.includes(":") ? `[${config.host}]` : config.host;
   // the key first: whoever waits for the "listening" line has the whole first-run text by then
   if (newSecretKey) print(firstRunText(newSecretKey, baseUrl));
-  print(`IP Atlas listening on http://${listenHost}:${port}`);
-  print(nextStepsText(baseUrl, config, env, missingBuilds));
+  // once per server: under --workers the first worker speaks for all
+  if (!cluster.isWorker || cluster.worker?.id === 1) {
+    print(`IP Atlas listening on http://${listenHost}:${port}`);
+    print(nextStepsText(baseUrl, config, env, missingBuilds));
+  }
   // the CLI run elsewhere on this data dir then prints snippets that point here
   recordServerUrl(config.dataDir, baseUrl);
 
