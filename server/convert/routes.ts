@@ -8,11 +8,12 @@ import { bulkConvertBodySchema } from "../../lib/schemas/api.js";
 import { DATA_SOURCES_HEADER } from "../../lib/schemas/data-sources.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
-import { ApiError, reply, replyJsonText } from "../middleware/envelope.js";
+import { ApiError, reply, replyJsonChunks, replyJsonText } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { API_ROUTES } from "../routes/api-routes.js";
 import { AdmissionQueue, bulkAdmission } from "../middleware/bulk-admission.js";
-import { convertAndStore, UsageFloor, yieldToOthers, type ConvertedItem } from "./convert-and-store.js";
+import { convertAndStore, UsageFloor, type ConvertedItem } from "./convert-and-store.js";
+import { encodeBulkData } from "./bulk-answer.js";
 import { dataSources } from "../geo/engine/credits.js";
 import { canonicalLang, isEnglish, langFromAcceptLanguage } from "../geo/lang/index.js";
 
@@ -34,9 +35,6 @@ function answerLanguage(c: Context<AppEnv>, fromHeader: boolean): string | null 
   c.header("Content-Language", lang ?? "en");
   return isEnglish(lang) ? null : lang;
 }
-
-/** bulk items encoded between two yields of the event loop */
-const ENCODE_SLICE = 1000;
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -107,14 +105,7 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     if (problem) throw new ApiError(400, problem);
     const lang = answerLanguage(c, false);
     const items = await convertForRequest(deps, c, (body as { ips: string[] }).ips, lang);
-    // `{ip, conversion, conversionId}` per item, the Ip objects from the engine's cached fragments
-    const text: string[] = new Array(items.length);
-    for (let i = 0; i < items.length; i++) {
-      if (i > 0 && i % ENCODE_SLICE === 0) await yieldToOthers();
-      const item = items[i]!;
-      text[i] = `{"ip":${JSON.stringify(item.input)},"conversion":${item.status === "success" ? deps.engine.toJson(item) : "null"},"conversionId":"${item.conversionId}"}`;
-    }
-    return replyJsonText(c, 200, MESSAGES.success, `[${text.join(",")}]`);
+    return replyJsonChunks(c, 200, MESSAGES.success, await encodeBulkData(items, deps.engine.toJson));
   });
 
   return app;

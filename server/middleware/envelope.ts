@@ -60,3 +60,34 @@ export function replyJsonText(
   const text = `{"success":${status < 400},"message":${JSON.stringify(message)},"code":${status},"data":${dataJson},"_req":{"reqId":${JSON.stringify(c.get("reqId") ?? "")},"resTime":${resTime}}}`;
   return c.body(text, status, { "Content-Type": "application/json", ...headers });
 }
+
+/**
+ * `replyJsonText` for data already encoded as UTF-8 chunks of JSON text (a bulk answer): the same
+ * bytes and Content-Length, written chunk by chunk as the socket drains, each chunk let go once
+ * written.
+ */
+export function replyJsonChunks(
+  c: Context,
+  status: ContentfulStatusCode,
+  message: string,
+  dataChunks: Uint8Array[],
+  headers: Record<string, string> = {},
+): Response {
+  const startedAt = c.get("startedAt") ?? performance.now();
+  const resTime = Math.round((performance.now() - startedAt) * 1000) / 1000;
+  const parts: Array<Uint8Array | null> = [
+    Buffer.from(`{"success":${status < 400},"message":${JSON.stringify(message)},"code":${status},"data":`),
+    ...dataChunks,
+    Buffer.from(`,"_req":{"reqId":${JSON.stringify(c.get("reqId") ?? "")},"resTime":${resTime}}}`),
+  ];
+  const length = parts.reduce((sum, part) => sum + part!.byteLength, 0);
+  let next = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next === parts.length) return controller.close();
+      controller.enqueue(parts[next]!);
+      parts[next++] = null;
+    },
+  });
+  return c.body(body, status, { "Content-Type": "application/json", "Content-Length": String(length), ...headers });
+}
