@@ -4,7 +4,7 @@
  * plan has left is refused whole with 429 and stores nothing.
  */
 import { Hono, type Context } from "hono";
-import { bulkConvertBodySchema } from "../../lib/schemas/api.js";
+import { LIMITS } from "../../lib/schemas/api.js";
 import { DATA_SOURCES_HEADER } from "../../lib/schemas/data-sources.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
@@ -59,13 +59,17 @@ async function convertForRequest(
   return outcome.items;
 }
 
+/**
+ * The 400 message for a body that is not `{ips: string[]}` with 1-5000 items, as
+ * `bulkConvertBodySchema` (the OpenAPI contract) would judge it: a count out of range wins over
+ * items that are not strings. A loop rather than the zod parse, which cost ~3.5 ms per 5000 strings.
+ */
 function bulkBodyMessage(body: unknown): string | null {
-  const parsed = bulkConvertBodySchema.safeParse(body);
-  if (parsed.success) return null;
-  const countIssue = parsed.error.issues.some(
-    (issue) => issue.path.length === 1 && issue.path[0] === "ips" && (issue.code === "too_small" || issue.code === "too_big"),
-  );
-  return countIssue ? MESSAGES.ipsCount : MESSAGES.ipsNotStrings;
+  const ips = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as { ips?: unknown }).ips : undefined;
+  if (!Array.isArray(ips)) return MESSAGES.ipsNotStrings;
+  if (ips.length < 1 || ips.length > LIMITS.ipsPerRequest) return MESSAGES.ipsCount;
+  for (let i = 0; i < ips.length; i++) if (typeof ips[i] !== "string") return MESSAGES.ipsNotStrings;
+  return null;
 }
 
 export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {

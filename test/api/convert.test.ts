@@ -114,6 +114,8 @@ describe.each(backendNames)("convert (%s)", (backendName) => {
       [null, MESSAGES.ipsNotStrings],
       [{ ips: [] }, MESSAGES.ipsCount],
       [{ ips: Array.from({ length: 5001 }, () => "8.8.8.8") }, MESSAGES.ipsCount],
+      // the count is judged before the items
+      [{ ips: Array.from({ length: 5001 }, () => 8) }, MESSAGES.ipsCount],
     ];
     for (const [json, message] of cases) {
       expectEnvelope(await api.call("/convert", { key, json }), 400, message);
