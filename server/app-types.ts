@@ -7,6 +7,7 @@ import type { KeyService } from "./keys/auth-cache.js";
 import type { AdminServices } from "./services/index.js";
 import type { Logger } from "./logger.js";
 import type { Metrics } from "./metrics/metrics.js";
+import type { Converter } from "./convert/converter.js";
 
 export interface AppDeps {
   storage: Storage;
@@ -18,6 +19,8 @@ export interface AppDeps {
   /** project / key / website operations shared by the CLI and the admin API */
   services: AdminServices;
   log: Logger;
+  /** one address converted, stored and answered; shared by the convert routes and the fast GET path */
+  converter: Converter;
   /** set when metrics are on (config.metrics) */
   metrics?: Metrics;
 }

@@ -4,11 +4,33 @@
  * reservation is one atomic statement in the shared database).
  *
  * The first worker starts alone, so migrations and the first-run project happen exactly once;
- * the others start after it listens. A worker that dies after it has served is replaced; one that
+ * the others start after it is ready. No worker listens before all are ready (`readyToListen`):
+ * a client that connects at once (a load balancer's pool, a benchmark) keeps its connections on
+ * the worker that took them, so a worker that listened alone would serve them all. A worker that dies after it has served is replaced; one that
  * dies before it ever listened stops the whole cluster (no crash loop of stack traces).
  * SIGTERM/SIGINT reach every worker, which shut down gracefully; the primary exits 0 once all did.
  */
 import cluster, { type Worker } from "node:cluster";
+
+const READY = "ipatlas:ready";
+const LISTEN = "ipatlas:listen";
+
+/**
+ * In a cluster worker: tells the primary this worker is ready and waits until every worker is;
+ * elsewhere resolves at once. Called right before listening.
+ */
+export function readyToListen(): Promise<void> {
+  if (!cluster.isWorker) return Promise.resolve();
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      if (message !== LISTEN) return;
+      process.off("message", onMessage);
+      resolve();
+    };
+    process.on("message", onMessage);
+    process.send!(READY);
+  });
+}
 
 export interface ClusterOptions {
   workers: number;
@@ -38,16 +60,22 @@ async function runPrimary(options: ClusterOptions): Promise<number> {
   const listened = new WeakSet<Worker>();
   let stopping = false;
 
+  // set once the first workers all are ready; a replacement worker listens as soon as it is
+  let allReady = false;
   const fork = () =>
     new Promise<Worker>((resolve, reject) => {
       const worker = cluster.fork();
       const onExit = (code: number | null, signal: string | null) =>
         reject(new Error(`worker ${worker.process.pid} exited before listening (${signal ?? `code ${code}`})`));
       worker.once("exit", onExit);
+      worker.on("message", (message: unknown) => {
+        if (message !== READY) return;
+        if (allReady) worker.send(LISTEN);
+        resolve(worker);
+      });
       worker.once("listening", () => {
         listened.add(worker);
         worker.off("exit", onExit);
-        resolve(worker);
       });
     });
 
@@ -83,8 +111,10 @@ async function runPrimary(options: ClusterOptions): Promise<number> {
   };
 
   try {
-    await fork();
-    await Promise.all(Array.from({ length: options.workers - 1 }, fork));
+    const first = await fork();
+    const workers = [first, ...(await Promise.all(Array.from({ length: options.workers - 1 }, fork)))];
+    allReady = true;
+    for (const worker of workers) worker.send(LISTEN);
   } catch (error) {
     fail(error as Error);
   }

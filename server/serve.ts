@@ -21,12 +21,15 @@ import { createMetrics } from "./metrics/metrics.js";
 import { metricsRoutes } from "./metrics/routes.js";
 import { listenMetrics } from "./metrics/cluster-metrics.js";
 import cluster from "node:cluster";
+import { readyToListen } from "./cluster.js";
 import { recordServerUrl } from "./public-url.js";
 import { ensureWebBuilds } from "./web-builds.js";
 import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";
 import { join } from "node:path";
 import { startUpkeep } from "./geo/update/upkeep.js";
 import { warmUp } from "./warm-up.js";
+import { createConverter } from "./convert/converter.js";
+import { createFastGet, type FastGet } from "./convert/fast-get.js";
 
 // in-flight requests get this long before their connections are cut; storage then flushes and closes
 const SHUTDOWN_LIMIT_MS = 7_000;
@@ -35,6 +38,8 @@ export interface RunningServer {
   url: string;
   port: number;
   deps: AppDeps;
+  /** the plain GET /convert answered before Hono (how many: tests check the path is taken) */
+  fastGet: FastGet;
   /** graceful stop; resolves once everything is closed */
   stop(): Promise<void>;
 }
@@ -85,16 +90,19 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
     logger: log,
   });
   const metrics = config.metrics ? createMetrics({ databases: () => engine.databases() }) : undefined;
-  const deps: AppDeps = { storage, engine, config, keys, services, log, metrics };
+  const converter = createConverter({ storage, engine });
+  const deps: AppDeps = { storage, engine, config, keys, services, log, metrics, converter };
   const app = createApp(deps);
+  const fastGet = createFastGet(deps);
   await warmUp(app, engine);
   // stale warnings, and the data update schedule (docs/data.md "Updates")
   const upkeep = startUpkeep({ engine, dataDir: config.dataDir, cityDb: config.cityDb, asnDb: config.asnDb, settings: config.update, log });
 
   let server: Server;
   try {
+    await readyToListen();
     server = await new Promise<Server>((resolve, reject) => {
-      const created = createHttpServer({ fetch: app.fetch, limits: config.limits, hostname: config.host }).server;
+      const created = createHttpServer({ fetch: app.fetch, fastPath: fastGet.handle, limits: config.limits, hostname: config.host }).server;
       created.once("error", reject);
       created.listen(config.port, config.host, () => resolve(created));
     });
@@ -139,7 +147,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
       await engine.close();
     })());
 
-  return { url: `http://${listenHost}:${port}`, port, deps, stop };
+  return { url: `http://${listenHost}:${port}`, port, deps, fastGet, stop };
 }
 
 /** The `serve` command: runs until SIGTERM/SIGINT, then shuts down gracefully and returns 0. */

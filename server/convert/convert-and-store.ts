@@ -67,10 +67,11 @@ export async function convertAndStore(
   // Time-ordered (v7) ids land at the end of the unique-id index instead of on a random page of
   // it, so a batch dirties a few index pages rather than one per row.
   const items: ConvertedItem[] = new Array(inputs.length);
-  // a large bulk gives other requests a turn every few milliseconds instead of holding the event loop
-  const slice = new TimeSlice();
+  // a large bulk gives other requests a turn every few milliseconds instead of holding the event
+  // loop; a single address (the GET hot path) does not need the clock
+  const slice = inputs.length > 1 ? new TimeSlice() : null;
   for (let i = 0; i < inputs.length; i++) {
-    if (slice.due()) await slice.pause();
+    if (slice?.due()) await slice.pause();
     const input = storableText(inputs[i]!);
     items[i] = { input, conversionId: timeOrderedUuid(), ...deps.engine.convert(input, now, lang) };
   }

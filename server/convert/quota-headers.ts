@@ -22,13 +22,21 @@ declare module "hono" {
 
 export const QUOTA_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"] as const;
 
+/** The X-RateLimit-* headers for a quota state; none for an unlimited plan. */
+export function quotaHeaderValues(quota: QuotaState): Record<string, string> {
+  if (quota.limit === null) return {};
+  return {
+    "X-RateLimit-Limit": String(quota.limit),
+    "X-RateLimit-Remaining": String(Math.max(0, quota.limit - quota.used)),
+    "X-RateLimit-Reset": String(Math.floor(quota.resetAt.getTime() / 1000)),
+  };
+}
+
 export function quotaHeaders(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const quota = c.get("quota");
-    if (!quota || quota.limit === null) return;
-    c.res.headers.set("X-RateLimit-Limit", String(quota.limit));
-    c.res.headers.set("X-RateLimit-Remaining", String(Math.max(0, quota.limit - quota.used)));
-    c.res.headers.set("X-RateLimit-Reset", String(Math.floor(quota.resetAt.getTime() / 1000)));
+    if (!quota) return;
+    for (const [name, value] of Object.entries(quotaHeaderValues(quota))) c.res.headers.set(name, value);
   };
 }

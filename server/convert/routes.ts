@@ -5,35 +5,44 @@
  */
 import { Hono, type Context } from "hono";
 import { LIMITS } from "../../lib/schemas/api.js";
-import { DATA_SOURCES_HEADER } from "../../lib/schemas/data-sources.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
-import { ApiError, reply, replyJsonChunks, replyJsonText } from "../middleware/envelope.js";
+import { ApiError, replyJsonChunks, replyJsonText } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { API_ROUTES } from "../routes/api-routes.js";
 import { AdmissionQueue, bulkAdmission } from "../middleware/bulk-admission.js";
 import { convertAndStore, UsageFloor, type ConvertedItem } from "./convert-and-store.js";
 import { encodeBulkData } from "./bulk-answer.js";
-import { dataSources } from "../geo/engine/credits.js";
 import { canonicalLang, isEnglish, langFromAcceptLanguage } from "../geo/lang/index.js";
 
 /**
  * The language of the names (docs/api.md "Language"): the `lang` query parameter, else on GET the
  * Accept-Language header, else English. A `lang` that is no language tag is a 400; an
- * Accept-Language without a usable tag is English (browsers send all sorts).
+ * Accept-Language without a usable tag is English (browsers send all sorts). Returns the language
+ * (null for English) and the headers that say so.
  */
-function answerLanguage(c: Context<AppEnv>, fromHeader: boolean): string | null {
-  const param = c.req.query("lang");
+export function answerLanguage(
+  param: string | undefined,
+  acceptLanguage: string | undefined,
+  fromHeader: boolean,
+): { lang: string | null; headers: Record<string, string> } {
   let lang: string | null;
   if (param !== undefined && param.trim() !== "") {
     lang = canonicalLang(param);
     if (!lang) throw new ApiError(400, MESSAGES.invalidLang);
   } else {
-    lang = fromHeader ? langFromAcceptLanguage(c.req.header("accept-language")) : null;
+    lang = fromHeader ? langFromAcceptLanguage(acceptLanguage) : null;
   }
-  if (fromHeader) c.header("Vary", "Accept-Language", { append: true });
-  c.header("Content-Language", lang ?? "en");
-  return isEnglish(lang) ? null : lang;
+  const headers: Record<string, string> = fromHeader ? { vary: "Accept-Language" } : {};
+  headers["content-language"] = lang ?? "en";
+  return { lang: isEnglish(lang) ? null : lang, headers };
+}
+
+function languageFor(c: Context<AppEnv>, fromHeader: boolean): string | null {
+  const { lang, headers } = answerLanguage(c.req.query("lang"), fromHeader ? c.req.header("accept-language") : undefined, fromHeader);
+  if (headers.vary) c.header("Vary", headers.vary, { append: true });
+  c.header("Content-Language", headers["content-language"]);
+  return lang;
 }
 
 declare module "hono" {
@@ -74,32 +83,23 @@ function bulkBodyMessage(body: unknown): string | null {
 
 export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps = { ...appDeps, usageFloor: new UsageFloor() };
+  const { converter } = appDeps;
+  const deps = { ...appDeps, usageFloor: converter.usageFloor };
 
-  // Every convert answer names the data to credit (the widget links them). An update can change
-  // the publisher while serving; the list is worked out again at most once a second, which is
-  // as often as the engine looks at its files.
-  let sources = "";
-  let sourcesAt = -Infinity;
+  // Every convert answer names the data to credit (the widget links them).
   app.use(API_ROUTES.convert.path, async (c, next) => {
-    const now = performance.now();
-    if (now - sourcesAt >= 1000) {
-      sources = dataSources(deps.engine.databases()).join(", ");
-      sourcesAt = now;
-    }
-    c.header(DATA_SOURCES_HEADER, sources);
+    c.header(...converter.sourcesHeader());
     await next();
   });
 
   app.get(API_ROUTES.convert.path, async (c) => {
     const ip = c.req.query("ip");
-    const lang = answerLanguage(c, true);
+    const lang = languageFor(c, true);
     // omitted or empty once trimmed (docs/api.md#conversion-records): the caller's own address
-    const [item] = await convertForRequest(deps, c, [ip === undefined || ip.trim() === "" ? c.get("clientIp") : ip], lang);
-    const headers = { "x-conversion-id": item!.conversionId };
-    if (item!.status === "invalid-ip-address") return reply(c, 400, MESSAGES.invalidIp, null, headers);
-    if (item!.status === "failed") return reply(c, 200, MESSAGES.conversionFailed, null, headers);
-    return replyJsonText(c, 200, MESSAGES.success, deps.engine.toJson(item!), headers);
+    const answer = await converter.one(c.get("auth").project, ip === undefined || ip.trim() === "" ? c.get("clientIp") : ip, lang);
+    c.set("quota", answer.quota);
+    if (answer.stored) c.set("conversionsStored", answer.stored);
+    return replyJsonText(c, answer.status, answer.message, answer.dataJson, answer.headers);
   });
 
   // Bulks queue before their body is read: a few run at once, the rest wait their key's turn or get 503.
@@ -107,7 +107,7 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     const body = c.get("jsonBody");
     const problem = bulkBodyMessage(body);
     if (problem) throw new ApiError(400, problem);
-    const lang = answerLanguage(c, false);
+    const lang = languageFor(c, false);
     const items = await convertForRequest(deps, c, (body as { ips: string[] }).ips, lang);
     return replyJsonChunks(c, 200, MESSAGES.success, await encodeBulkData(items, deps.engine.toJson));
   });

@@ -6,7 +6,7 @@
  * is neither a path nor an http(s) URL), HTTP/1.1 without Host, `OPTIONS *`, an Expect other than
  * 100-continue, CONNECT.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import { MESSAGES } from "../../lib/schemas/messages.js";
@@ -18,6 +18,8 @@ import { envelopeResponse, rawHttpAnswer, writeEnvelope } from "./raw-answer.js"
 export interface HttpServerOptions {
   fetch: (request: Request) => Response | Promise<Response>;
   limits: ServerLimits;
+  /** answers some requests before the app (convert/fast-get.ts), or calls `next` for the app */
+  fastPath?: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
   /** the Host an HTTP/1.0 request without one is taken to name (the listening host) */
   hostname: string;
 }
@@ -35,7 +37,7 @@ const CLOSE = { connection: "close" };
 const ALLOW = "GET, HEAD, POST, DELETE, OPTIONS";
 
 export function createHttpServer(options: HttpServerOptions): HttpServer {
-  const { limits } = options;
+  const { limits, fastPath } = options;
   const handle = getRequestListener(options.fetch, {
     hostname: options.hostname,
     errorHandler: (error) =>
@@ -59,7 +61,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         return writeEnvelope(res, 400, BAD_TARGET, CLOSE);
       }
       if (req.httpVersion === "1.1" && req.headers.host === undefined) return writeEnvelope(res, 400, BAD_TARGET, CLOSE);
-      void handle(req, res);
+      if (fastPath) fastPath(req, res, () => void handle(req, res));
+      else void handle(req, res);
     },
   );
   // anything but `Expect: 100-continue` (which Node answers itself)

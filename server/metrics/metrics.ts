@@ -13,10 +13,22 @@ import type { GeoDatabaseInfo } from "../geo/types.js";
 import { observeGroupCommits } from "../storage/group-commit.js";
 import type { AppEnv } from "../app-types.js";
 
+export interface AnswerObserved {
+  method: string;
+  /** the route pattern, never the raw path */
+  route: string;
+  status: number;
+  startedAt: number;
+  conversionsStored?: number;
+  refusal?: "quota" | "rate_limit";
+}
+
 export interface Metrics {
   registry: Registry;
   /** counts and times every request; mount first */
   middleware(): MiddlewareHandler<AppEnv>;
+  /** counts and times one answer made outside Hono (the fast GET path) */
+  observe(answer: AnswerObserved): void;
   /** counts the listener's open connections */
   trackServer(server: Server): void;
   close(): void;
@@ -76,6 +88,14 @@ export function createMetrics(options: MetricsOptions): Metrics {
     groupRows.observe(group.weight);
   });
 
+  const observe = (answer: AnswerObserved) => {
+    const labels = { method: answer.method, route: answer.route };
+    requests.inc({ ...labels, status: String(answer.status) });
+    duration.observe(labels, (performance.now() - answer.startedAt) / 1000);
+    if (answer.conversionsStored) stored.inc(answer.conversionsStored);
+    if (answer.refusal) refusals.inc({ reason: answer.refusal });
+  };
+
   return {
     registry,
     middleware() {
@@ -84,16 +104,14 @@ export function createMetrics(options: MetricsOptions): Metrics {
         if (!(c.env as { incoming?: unknown } | undefined)?.incoming) return next();
         const started = performance.now();
         await next();
+        const status = c.res.status;
         // the matched route pattern (bounded label values), never the raw path
-        const route = c.res.status === 404 && c.req.path !== "/" ? "unmatched" : routePath(c, -1) || c.req.path;
-        const labels = { method: c.req.method, route };
-        requests.inc({ ...labels, status: String(c.res.status) });
-        duration.observe(labels, (performance.now() - started) / 1000);
-        const count = c.get("conversionsStored");
-        if (count) stored.inc(count);
-        if (c.res.status === 429) refusals.inc({ reason: c.get("quota") ? "quota" : "rate_limit" });
+        const route = status === 404 && c.req.path !== "/" ? "unmatched" : routePath(c, -1) || c.req.path;
+        const refusal = status === 429 ? (c.get("quota") ? "quota" : "rate_limit") : undefined;
+        observe({ method: c.req.method, route, status, startedAt: started, conversionsStored: c.get("conversionsStored"), refusal });
       };
     },
+    observe,
     trackServer(server) {
       server.on("connection", (socket) => {
         connections.inc();

@@ -11,11 +11,32 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { AppEnv } from "../app-types.js";
 import type { Logger } from "../logger.js";
 
+/** The fields of one access log line, whoever answered (this middleware or the fast GET path). */
+export type AccessLogLine = {
+  reqId: string;
+  method: string;
+  /** the route pattern; null for a 404 */
+  route: string | null;
+  path: string;
+  status: number;
+  durationMs: number;
+  projectId: string | null;
+  keyId: string | null;
+  clientIp: string | null;
+  bytesIn: number | null;
+  bytesOut: number | null;
+};
+
+export function writeAccessLine(log: Logger, line: AccessLogLine): void {
+  log.info("request", line);
+}
+
+/** a Content-Length value as a number */
+export const headerBytes = (header: string | null | undefined): number | null => (header && /^\d+$/.test(header) ? Number(header) : null);
+
 export interface AccessLogOptions {
   log: Logger;
 }
-
-const bytes = (header: string | null | undefined): number | null => (header && /^\d+$/.test(header) ? Number(header) : null);
 
 function socketAddress(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string | null {
   try {
@@ -35,7 +56,7 @@ export function accessLog(options: AccessLogOptions): MiddlewareHandler<AppEnv> 
     const sentBefore = outgoing?.socket?.bytesWritten ?? 0;
     await next();
     const auth = c.get("auth");
-    const line = {
+    const line: AccessLogLine = {
       reqId: c.get("reqId"),
       method: c.req.method,
       route: c.res.status === 404 ? null : routePath(c, -1),
@@ -46,12 +67,12 @@ export function accessLog(options: AccessLogOptions): MiddlewareHandler<AppEnv> 
       keyId: auth?.key.id ?? null,
       // the trusted client address where key auth worked it out, else the socket's peer
       clientIp: c.get("clientIp") ?? socketAddress(c),
-      bytesIn: bytes(c.req.header("content-length")),
-      bytesOut: bytes(c.res.headers.get("content-length")),
+      bytesIn: headerBytes(c.req.header("content-length")),
+      bytesOut: headerBytes(c.res.headers.get("content-length")),
     };
     const write = () => {
       line.durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-      log.info("request", line);
+      writeAccessLine(log, line);
     };
     // Under Node, what went out on the socket (status line and headers included, like nginx's
     // $bytes_sent) is known once @hono/node-server has written the answer

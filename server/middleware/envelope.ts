@@ -55,11 +55,18 @@ export function replyJsonText(
   dataJson: string,
   headers: Record<string, string> = {},
 ): Response {
-  const startedAt = c.get("startedAt") ?? performance.now();
-  const resTime = Math.round((performance.now() - startedAt) * 1000) / 1000;
-  const text = `{"success":${status < 400},"message":${JSON.stringify(message)},"code":${status},"data":${dataJson},"_req":{"reqId":${JSON.stringify(c.get("reqId") ?? "")},"resTime":${resTime}}}`;
+  const text = envelopeText(status, message, dataJson, c.get("reqId") ?? "", c.get("startedAt") ?? performance.now());
   return c.body(text, status, { "Content-Type": "application/json", ...headers });
 }
+
+/** The envelope as JSON text around data that already is JSON text; the one writer of that text. */
+export function envelopeText(status: number, message: string, dataJson: string, reqId: string, startedAt: number): string {
+  const resTime = Math.round((performance.now() - startedAt) * 1000) / 1000;
+  return `{"success":${status < 400},"message":${JSON.stringify(message)},"code":${status},"data":${dataJson},"_req":{"reqId":${JSON.stringify(reqId)},"resTime":${resTime}}}`;
+}
+
+/** where the data goes in envelopeText, cut out again: a raw NUL, which JSON.stringify never leaves in message or reqId */
+const DATA_GAP = "\u0000";
 
 /**
  * `replyJsonText` for data already encoded as UTF-8 chunks of JSON text (a bulk answer): the same
@@ -73,13 +80,8 @@ export function replyJsonChunks(
   dataChunks: Uint8Array[],
   headers: Record<string, string> = {},
 ): Response {
-  const startedAt = c.get("startedAt") ?? performance.now();
-  const resTime = Math.round((performance.now() - startedAt) * 1000) / 1000;
-  const parts: Array<Uint8Array | null> = [
-    Buffer.from(`{"success":${status < 400},"message":${JSON.stringify(message)},"code":${status},"data":`),
-    ...dataChunks,
-    Buffer.from(`,"_req":{"reqId":${JSON.stringify(c.get("reqId") ?? "")},"resTime":${resTime}}}`),
-  ];
+  const [head, tail] = envelopeText(status, message, DATA_GAP, c.get("reqId") ?? "", c.get("startedAt") ?? performance.now()).split(DATA_GAP);
+  const parts: Array<Uint8Array | null> = [Buffer.from(head!), ...dataChunks, Buffer.from(tail!)];
   const length = parts.reduce((sum, part) => sum + part!.byteLength, 0);
   let next = 0;
   const body = new ReadableStream<Uint8Array>({

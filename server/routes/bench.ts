@@ -1,20 +1,28 @@
 /**
  * GET /bench/lookup: the baseline bench/api.ts compares GET /convert against. Same key check and
  * envelope, the same engine lookup, but nothing stored or counted. Mounted only with
- * IPATLAS_BENCH_ROUTES=1.
+ * IPATLAS_BENCH_ROUTES=1; plain requests are answered by the fast GET path (convert/fast-get.ts)
+ * from the same `benchAnswer`.
  */
 import { Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
-import { reply, replyJsonText } from "../middleware/envelope.js";
+import type { GeoEngine } from "../geo/types.js";
+import { replyJsonText } from "../middleware/envelope.js";
 import { API_ROUTES } from "./api-routes.js";
+
+export function benchAnswer(engine: GeoEngine, input: string): { status: ContentfulStatusCode; message: string; dataJson: string } {
+  const result = engine.convert(input, new Date());
+  if (result.status === "invalid-ip-address") return { status: 400, message: MESSAGES.invalidIp, dataJson: "null" };
+  return { status: 200, message: MESSAGES.success, dataJson: result.status === "success" ? engine.toJson(result) : "null" };
+}
 
 export function benchRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get(API_ROUTES.benchLookup.path, (c) => {
-    const result = deps.engine.convert(c.req.query("ip") || c.get("clientIp"), new Date());
-    if (result.status === "invalid-ip-address") return reply(c, 400, MESSAGES.invalidIp, null);
-    return result.status === "success" ? replyJsonText(c, 200, MESSAGES.success, deps.engine.toJson(result)) : reply(c, 200, MESSAGES.success, null);
+    const answer = benchAnswer(deps.engine, c.req.query("ip") || c.get("clientIp"));
+    return replyJsonText(c, answer.status, answer.message, answer.dataJson);
   });
   return app;
 }

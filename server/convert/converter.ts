@@ -1,0 +1,68 @@
+/**
+ * What the convert routes and the fast GET path (fast-get.ts) share, made once per process: the
+ * usage floor, the `x-data-sources` value, and one address converted, stored and made into its
+ * answer (GET /convert, docs/api.md#endpoints).
+ */
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { DATA_SOURCES_HEADER } from "../../lib/schemas/data-sources.js";
+import { MESSAGES } from "../../lib/schemas/messages.js";
+import { dataSources } from "../geo/engine/credits.js";
+import type { GeoEngine } from "../geo/types.js";
+import type { Project, Storage } from "../storage/types.js";
+import { convertAndStore, UsageFloor } from "./convert-and-store.js";
+import type { QuotaState } from "./quota-headers.js";
+
+/** GET /convert's answer before it becomes HTTP: the envelope's parts and the route's own headers. */
+export interface OneAnswer {
+  status: ContentfulStatusCode;
+  message: string;
+  /** the envelope's `data` as JSON text */
+  dataJson: string;
+  /** x-conversion-id, or Retry-After on a 429 */
+  headers: Record<string, string>;
+  quota: QuotaState;
+  /** conversions stored (0 or 1), for the metrics */
+  stored: number;
+}
+
+export interface Converter {
+  usageFloor: UsageFloor;
+  /** the `x-data-sources` header every convert answer carries */
+  sourcesHeader(): [name: string, value: string];
+  one(project: Project, input: string, lang: string | null): Promise<OneAnswer>;
+}
+
+export function createConverter(deps: { storage: Storage; engine: GeoEngine }): Converter {
+  const usageFloor = new UsageFloor();
+  // An update can change the publisher while serving; the list is worked out again at most once
+  // a second, which is as often as the engine looks at its files.
+  let sources = "";
+  let sourcesAt = -Infinity;
+  const withFloor = { ...deps, usageFloor };
+
+  return {
+    usageFloor,
+    sourcesHeader() {
+      const now = performance.now();
+      if (now - sourcesAt >= 1000) {
+        sources = dataSources(deps.engine.databases()).join(", ");
+        sourcesAt = now;
+      }
+      return [DATA_SOURCES_HEADER, sources];
+    },
+    async one(project, input, lang) {
+      const outcome = await convertAndStore(withFloor, project, [input], new Date(), lang);
+      const quota = { limit: outcome.limit, used: outcome.used, resetAt: outcome.resetAt };
+      if (!outcome.accepted) {
+        const retryAfter = Math.max(1, Math.ceil((outcome.resetAt.getTime() - Date.now()) / 1000));
+        return { status: 429, message: MESSAGES.quotaExceeded, dataJson: "null", headers: { "Retry-After": String(retryAfter) }, quota, stored: 0 };
+      }
+      const item = outcome.items[0]!;
+      const headers = { "x-conversion-id": item.conversionId };
+      const answer = (status: ContentfulStatusCode, message: string, dataJson: string) => ({ status, message, dataJson, headers, quota, stored: 1 });
+      if (item.status === "invalid-ip-address") return answer(400, MESSAGES.invalidIp, "null");
+      if (item.status === "failed") return answer(200, MESSAGES.conversionFailed, "null");
+      return answer(200, MESSAGES.success, deps.engine.toJson(item));
+    },
+  };
+}
