@@ -4,7 +4,7 @@
  * ip indexes make it grow with the table), and list p99 (limit 50: plain, ipSearch prefix,
  * ipSearch CIDR) on N stored conversions.
  *
- *   npx tsx bench/storage.ts [--backend sqlite|postgres] [--count 1000000] [--runs 300] [--keep DIR]
+ *   npx tsx bench/storage.ts [--backend sqlite|postgres] [--count 1000000] [--runs 300] [--keep DIR] [--writer-thread]
  *
  * --keep DIR (SQLite) or SCHEMA (PostgreSQL): fill it once and keep it, later runs only measure.
  * The backend defaults to PostgreSQL when DATABASE_URL is set, SQLite otherwise. PostgreSQL uses
@@ -18,7 +18,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { createStorage, parseIpSearch, type Storage } from "../server/storage/index.js";
-import { SQLITE_FILE } from "../server/storage/sqlite/storage.js";
+import { SQLITE_FILE, type SqliteDialect } from "../server/storage/sqlite/dialect.js";
+import type { PostgresDialect } from "../server/storage/postgres/dialect.js";
+import type { SqlStorage } from "../server/storage/sql-storage.js";
 import { randomIpv4, randomIpv6, sampleConversion } from "../test/helpers/sample-conversions.js";
 import type { ListQuery, NewConversion } from "../server/storage/types.js";
 
@@ -29,6 +31,8 @@ const { values } = parseArgs({
     count: { type: "string", default: "1000000" },
     runs: { type: "string", default: "300" },
     keep: { type: "string" },
+    // SQLite: write on the writer thread, as the server does
+    "writer-thread": { type: "boolean", default: false },
   },
 });
 const backend = values.backend as "sqlite" | "postgres";
@@ -48,7 +52,7 @@ const variantParts = Array.from({ length: VARIANTS }, () => ({ location: {}, net
 const dataDir = backend === "sqlite" && values.keep ? values.keep : mkdtempSync(join(tmpdir(), "ipatlas-bench-"));
 const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = backend === "postgres" && values.keep ? values.keep : `ipatlas_bench_${randomBytes(4).toString("hex")}`;
-const storage = await createStorage(backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir });
+const storage = await createStorage(backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir, sqliteWriterThread: values["writer-thread"] });
 
 try {
   const kept = (await storage.listProjects()).find((p) => p.name === "bench");
@@ -115,11 +119,11 @@ function octet(): number {
 
 async function diskBytes(storage: Storage): Promise<number> {
   if (storage.kind === "sqlite") {
-    const db = (storage as unknown as { db: import("better-sqlite3").Database }).db;
+    const db = (storage as SqlStorage<SqliteDialect>).dialect.db;
     db.pragma("wal_checkpoint(TRUNCATE)");
     return statSync(join(dataDir, SQLITE_FILE)).size;
   }
-  const pool = (storage as unknown as { pool: pg.Pool }).pool;
+  const pool = (storage as SqlStorage<PostgresDialect>).dialect.pool;
   await pool.query("VACUUM ANALYZE conversions");
   const { rows } = await pool.query(
     `SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c

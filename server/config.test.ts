@@ -15,6 +15,7 @@ describe("loadConfig", () => {
       databaseUrl: null,
       dbPool: 10,
       dbSchema: null,
+      sqliteWriterThread: true,
       logLevel: "info",
       benchRoutes: false,
     });
@@ -30,6 +31,7 @@ describe("loadConfig", () => {
     expect(config.trustProxy).toBe(2);
     expect(config.publicUrl).toBe("https://geo.example.com");
     expect(loadConfig({ IPATLAS_DB_POOL: "4", IPATLAS_DB_SCHEMA: "tenant_a" })).toMatchObject({ dbPool: 4, dbSchema: "tenant_a" });
+    expect(loadConfig({ IPATLAS_SQLITE_WRITER_THREAD: "0" }).sqliteWriterThread).toBe(false);
   });
 
   it("refuses values that are not what they claim to be", () => {

@@ -28,6 +28,8 @@ export interface Config {
   dbPool: number;
   /** PostgreSQL schema (IPATLAS_DB_SCHEMA); null = the URL's `?schema=`, else `public` */
   dbSchema: string | null;
+  /** SQLite: conversions written on a thread of their own, off the event loop (IPATLAS_SQLITE_WRITER_THREAD=0 turns it off) */
+  sqliteWriterThread: boolean;
   logLevel: LogLevel;
   /** IPATLAS_LOG_FORMAT; null = pretty on a terminal, JSON otherwise */
   logFormat: LogFormat | null;
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     databaseUrl: text(env.DATABASE_URL),
     dbPool: integer("IPATLAS_DB_POOL", env.IPATLAS_DB_POOL, 10, 1, 1000),
     dbSchema: text(env.IPATLAS_DB_SCHEMA),
+    sqliteWriterThread: env.IPATLAS_SQLITE_WRITER_THREAD !== "0",
     logLevel,
     logFormat: logFormat ?? null,
     accessLog: env.IPATLAS_ACCESS_LOG !== "0",

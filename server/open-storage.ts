@@ -10,7 +10,7 @@ import { createStorage, type Storage } from "./storage/index.js";
  * mode), a looser existing file is tightened, and a data dir made here is 0700.
  */
 async function privateSqliteFile(dataDir: string): Promise<void> {
-  const { SQLITE_FILE } = await import("./storage/sqlite/storage.js");
+  const { SQLITE_FILE } = await import("./storage/sqlite/dialect.js");
   if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, SQLITE_FILE);
   closeSync(openSync(path, "a", 0o600));
@@ -29,6 +29,7 @@ export async function openStorage(config: Config): Promise<Storage> {
     databaseUrl: config.databaseUrl ?? undefined,
     poolSize: config.dbPool,
     schema: config.dbSchema ?? undefined,
+    sqliteWriterThread: config.sqliteWriterThread,
   };
   if (!options.databaseUrl) await privateSqliteFile(config.dataDir);
   return createStorage(options);
@@ -41,7 +42,7 @@ export async function openStorage(config: Config): Promise<Storage> {
  */
 export async function newDatabaseWarning(config: Config): Promise<string | null> {
   if (config.databaseUrl) return null;
-  const { SQLITE_FILE } = await import("./storage/sqlite/storage.js");
+  const { SQLITE_FILE } = await import("./storage/sqlite/dialect.js");
   if (existsSync(join(config.dataDir, SQLITE_FILE))) return null;
   return (
     `ipatlas: warning: no database in ${config.dataDir}; creating a new, empty one ` +

@@ -52,6 +52,39 @@ describe("GroupCommitQueue", () => {
     expect(groups).toEqual([[6, 3], [4], [9]]);
   });
 
+  it("a light item queued behind heavy ones rides with the next group instead of waiting for all of them", async () => {
+    const groups: number[][] = [];
+    let release!: () => void;
+    const firstWrite = new Promise<void>((r) => (release = r));
+    const queue = new GroupCommitQueue<number, number>(
+      async (items) => {
+        groups.push(items);
+        if (groups.length === 1) await firstWrite;
+        return items;
+      },
+      { weigh: (n) => n as number, maxWeight: 100 },
+    );
+    const first = queue.submit(100);
+    await new Promise((r) => setImmediate(r));
+    const later = [100, 100, 1, 100].map((n) => queue.submit(n));
+    release();
+    await Promise.all([first, ...later]);
+    expect(groups).toEqual([[100], [100, 1], [100], [100]]);
+  });
+
+  it("light items ride along only up to five light items' worth past the bound", async () => {
+    const groups: number[][] = [];
+    const queue = new GroupCommitQueue<number, number>(
+      async (items) => {
+        groups.push(items);
+        return items;
+      },
+      { weigh: (n) => n as number, maxWeight: 100, smallWeight: 2 },
+    );
+    await Promise.all([100, 2, 2, 2, 2, 2, 2].map((n) => queue.submit(n)));
+    expect(groups).toEqual([[100, 2, 2, 2, 2, 2], [2]]);
+  });
+
   it("drain waits for items still being prepared, and a failed preparation rejects only its caller", async () => {
     const written: number[] = [];
     const queue = new GroupCommitQueue<number, number>(async (items) => {

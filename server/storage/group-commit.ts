@@ -12,6 +12,8 @@ export interface GroupCommitOptions {
   /** weight of one item (e.g. its row count) against `maxWeight` */
   weigh?: (item: unknown) => number;
   maxWeight?: number;
+  /** items this light join the next group ahead of heavier ones, up to 5 × this past maxWeight (default maxWeight / 50) */
+  smallWeight?: number;
 }
 
 interface Pending<T, R> {
@@ -38,6 +40,7 @@ export class GroupCommitQueue<T, R> {
   private readonly preparing = new Set<Promise<void>>();
   private readonly maxItems: number;
   private readonly maxWeight: number;
+  private readonly smallWeight: number;
   private readonly weigh: (item: T) => number;
 
   /** `writeGroup` writes all items in one transaction and returns one result per item, in order. */
@@ -47,6 +50,7 @@ export class GroupCommitQueue<T, R> {
   ) {
     this.maxItems = options.maxItems ?? 512;
     this.maxWeight = options.maxWeight ?? 50_000;
+    this.smallWeight = options.smallWeight ?? Math.floor(this.maxWeight / 50);
     this.weigh = (options.weigh as (item: T) => number) ?? (() => 1);
   }
 
@@ -95,7 +99,25 @@ export class GroupCommitQueue<T, R> {
       weight += next;
       count++;
     }
-    return this.pending.splice(0, count);
+    const group = this.pending.splice(0, count);
+    // Small submissions further back (a GET /convert's one row) ride along with this group
+    // instead of waiting behind every whole bulk queued before them; together at most five small
+    // ones' worth, so a group stays near its bound.
+    if (this.pending.length && group.length < this.maxItems) {
+      const rest: Pending<T, R>[] = [];
+      let extra = 0;
+      for (const p of this.pending) {
+        const w = this.weigh(p.item);
+        if (group.length < this.maxItems && w <= this.smallWeight && extra + w <= 5 * this.smallWeight) {
+          group.push(p);
+          extra += w;
+        } else {
+          rest.push(p);
+        }
+      }
+      this.pending = rest;
+    }
+    return group;
   }
 
   private async writeNext(group: Pending<T, R>[]): Promise<void> {

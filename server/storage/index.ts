@@ -1,11 +1,15 @@
 /**
  * The storage entry point: SQLite in the data dir by default, PostgreSQL when a database URL is
- * given. Either is opened the same way and comes back migrated and ready. Settings come from the
- * caller (server/config.ts reads the environment), never from here.
+ * given. Both open the one way below (connect, migrate, wrap in the dialect-neutral core) and
+ * come back ready. Settings come from the caller (server/config.ts reads the environment),
+ * never from here.
  */
+import type { Dialect } from "./dialect.js";
+import { SqlStorage } from "./sql-storage.js";
 import type { Storage } from "./types.js";
 
 export type { Storage } from "./types.js";
+export { SqlStorage } from "./sql-storage.js";
 export { parseIpSearch } from "./ip-bytes.js";
 export { StorageConfigError } from "./postgres/connect.js";
 
@@ -17,13 +21,27 @@ export interface StorageOptions {
   poolSize?: number;
   /** PostgreSQL schema (default: the URL's `?schema=`, else `public`) */
   schema?: string;
+  /** SQLite: write conversions on a thread of their own, off the event loop */
+  sqliteWriterThread?: boolean;
 }
 
 export async function createStorage(options: StorageOptions): Promise<Storage> {
-  if (options.databaseUrl) {
-    const { openPostgres } = await import("./postgres/storage.js");
-    return openPostgres({ url: options.databaseUrl, poolSize: options.poolSize, schema: options.schema });
+  const dialect = await connect(options);
+  try {
+    await dialect.migrate();
+  } catch (error) {
+    await dialect.close();
+    throw error;
   }
-  const { openSqlite } = await import("./sqlite/storage.js");
-  return openSqlite({ dataDir: options.dataDir });
+  return new SqlStorage(dialect);
+}
+
+// A backend's dialect module (and better-sqlite3's native binding with SQLite's) loads only when chosen.
+async function connect(options: StorageOptions): Promise<Dialect> {
+  if (options.databaseUrl) {
+    const { openPostgresDialect } = await import("./postgres/dialect.js");
+    return openPostgresDialect({ url: options.databaseUrl, poolSize: options.poolSize, schema: options.schema });
+  }
+  const { connectSqlite } = await import("./sqlite/dialect.js");
+  return connectSqlite({ dataDir: options.dataDir, writerThread: options.sqliteWriterThread });
 }

@@ -11,9 +11,13 @@ import { backendNames, createBackend, type Backend } from "../../test/helpers/ba
 import { parseIpSearch } from "./ip-bytes.js";
 import { pendingMigrations } from "./migrations.js";
 import { createStorage, type StorageOptions } from "./index.js";
-import type { PostgresStorage } from "./postgres/storage.js";
-import type { SqliteStorage } from "./sqlite/storage.js";
+import type { PostgresDialect } from "./postgres/dialect.js";
+import type { SqlStorage } from "./sql-storage.js";
+import type { SqliteDialect } from "./sqlite/dialect.js";
 import type { Storage } from "./types.js";
+
+const sqliteDb = (storage: Storage) => (storage as SqlStorage<SqliteDialect>).dialect.db;
+const postgresPool = (storage: Storage) => (storage as SqlStorage<PostgresDialect>).dialect.pool;
 
 /** Puts the database back to schema version 3: conversion ids were the global row id. */
 const BACK_TO_V3 = [
@@ -42,15 +46,15 @@ const BACK_TO_V2 = [
 async function indexNames(storage: Storage): Promise<string[]> {
   if (storage.kind === "sqlite") {
     const sql = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'conversions' ORDER BY name";
-    return (storage as SqliteStorage).db.prepare(sql).pluck().all() as string[];
+    return sqliteDb(storage).prepare(sql).pluck().all() as string[];
   }
   const sql = "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'conversions' ORDER BY indexname";
-  return (await (storage as PostgresStorage).pool.query(sql)).rows.map((row) => row.indexname);
+  return (await postgresPool(storage).query(sql)).rows.map((row: { indexname: string }) => row.indexname);
 }
 
 async function runSql(storage: Storage, statements: string[]): Promise<void> {
-  if (storage.kind === "sqlite") for (const sql of statements) (storage as SqliteStorage).db.exec(sql);
-  else for (const sql of statements) await (storage as PostgresStorage).pool.query(sql);
+  if (storage.kind === "sqlite") for (const sql of statements) sqliteDb(storage).exec(sql);
+  else for (const sql of statements) await postgresPool(storage).query(sql);
 }
 
 describe("pendingMigrations", () => {

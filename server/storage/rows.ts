@@ -126,14 +126,3 @@ export function inRequestOrder(ids: string[], found: StoredConversion[]): Stored
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string): boolean => UUID.test(value);
-
-/**
- * Filtered lists must come newest first. Two plans: walk the project's rows from the newest
- * and skip non-matches (cheap when matches are common), or take all matches from the ip index
- * and sort them (cheap when they are rare). The row counts decide.
- */
-export function preferIpIndex(matches: number, projectRows: number, offset: number, limit: number): boolean {
-  const sortCost = matches;
-  const walkCost = ((offset + limit) * projectRows) / Math.max(matches, 1);
-  return sortCost <= walkCost;
-}

@@ -1,0 +1,158 @@
+/**
+ * What a backend supplies to the one Storage implementation (./sql-storage.ts): its SQL and its
+ * driver calls, nothing else. Rows go in and come out in the shapes of ./rows.ts. Ids and times
+ * of new rows, the caches, group commit, the list planner's choice and decoding are the core's,
+ * so a second backend cannot drift from the first in any of them.
+ */
+import type { Plan } from "../../lib/schemas/api.js";
+import type { IpSearchPlan } from "./ip-prefix.js";
+import type { Dimension } from "./record-codec.js";
+import type { ConversionRow, KeyRow, ProjectRow, WebsiteRow } from "./rows.js";
+import type { CommitResult } from "./types.js";
+
+export type DimensionTable = "locations" | "networks";
+
+/** A key, its project and (for a public key) its website, as authentication reads them. */
+export interface KeyAuthRows {
+  key: KeyRow;
+  project: ProjectRow;
+  /** null when the key has none, or its website was removed */
+  website: WebsiteRow | null;
+}
+
+/**
+ * A group's rows to insert, one array per column, the batches one after the other. Columnar
+ * because that is what PostgreSQL's unnest insert takes and what a row loop reads cheaply.
+ */
+export interface ConversionColumns {
+  project: number[];
+  unique_id: string[];
+  status: number[];
+  ip: Array<string | null>;
+  ip_key: Array<Uint8Array | null>;
+  started_at: number[];
+  completed_ms: number[];
+  created_ms: number[];
+  location: number[];
+  network: number[];
+  tz_offset: Array<number | null>;
+  time_shift: number[];
+  completion_us: Array<number | null>;
+  extra: Array<string | null>;
+  /** the public id, numbered per project: the dialect fills it once the batch's quota is reserved */
+  seq: number[];
+}
+
+/** One convert request's share of a group: rows [start, end) of the group's columns. */
+export interface GroupBatch {
+  project: number;
+  /** calendar month in UTC, "2026-11" */
+  period: string;
+  /** null: nothing is refused */
+  limit: number | null;
+  start: number;
+  end: number;
+}
+
+export interface ConversionGroup {
+  batches: GroupBatch[];
+  rows: ConversionColumns;
+}
+
+/** The condition a newest-first walk over a project's rows keeps a row by. */
+export type WalkFilter =
+  | { text: { from: string; to: string } }
+  | { key: { first: Uint8Array; last: Uint8Array } };
+
+/** Where a page's ids come from; the core picks (./sql-storage.ts listConversions). */
+export type PageSource =
+  /** the project's rows newest first, with the filter (if any) checked row by row */
+  | { kind: "walk"; filter: WalkFilter | null }
+  /** every match of the ipSearch plan from the ip indexes, then sorted */
+  | { kind: "matches"; plan: IpSearchPlan };
+
+export interface Dialect {
+  readonly kind: "sqlite" | "postgres";
+  /** most rows one group commit carries (a bound on transaction length) */
+  readonly groupRows: number;
+  /** runs the migrations not applied yet; the dialect is ready to use afterwards */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  changeVersion(): Promise<number>;
+  // Every change below to projects, keys or websites moves the change counter atomically with it;
+  // each returns the changed row, or undefined when nothing changed.
+  insertProject(row: ProjectRow): Promise<void>;
+  projectById(id: string): Promise<ProjectRow | undefined>;
+  listProjects(): Promise<ProjectRow[]>;
+  setPlan(projectId: string, plan: Plan): Promise<ProjectRow | undefined>;
+  insertKey(row: KeyRow & { hash: string }): Promise<void>;
+  listKeys(projectId: string): Promise<KeyRow[]>;
+  keyById(keyId: string): Promise<KeyRow | undefined>;
+  /** an unrevoked key by its hash */
+  keyAuthByHash(hash: string): Promise<KeyAuthRows | undefined>;
+  rollKey(keyId: string, hash: string, prefix: string): Promise<KeyRow | undefined>;
+  revokeKey(keyId: string, at: number): Promise<KeyRow | undefined>;
+  /** lastUsedAt only moves forward; not a change the counter follows */
+  touchKeys(uses: Array<{ keyId: string; at: number }>): Promise<void>;
+  insertWebsite(row: WebsiteRow): Promise<void>;
+  /** websites not removed, by project or by id */
+  listWebsites(projectId: string): Promise<WebsiteRow[]>;
+  websiteById(websiteId: string): Promise<WebsiteRow | undefined>;
+  /** marks the website removed and revokes its keys, together */
+  removeWebsite(websiteId: string, at: number): Promise<WebsiteRow | undefined>;
+
+  /** the project's integer id, which conversions and usage rows carry */
+  projectSeq(projectId: string): Promise<number | undefined>;
+  usage(project: number, period: string): Promise<number>;
+  /** stores the parts not stored yet (content-addressed: a duplicate is a no-op); their ids in order */
+  saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]>;
+  /**
+   * One transaction: each batch reserves its quota with one atomic statement (used + n <= limit)
+   * and, when it fits, numbers its rows (`seq`) and inserts them; a refused batch changes nothing.
+   */
+  writeConversions(group: ConversionGroup): Promise<CommitResult[]>;
+  conversionByUid(project: number, uniqueId: string): Promise<ConversionRow | undefined>;
+  /** lower-case uuids, each once */
+  conversionsByUids(project: number, uniqueIds: string[]): Promise<ConversionRow[]>;
+  /** rows of the project (the sum of its quota counters), and the plan's matches (the sum of its disjoint scans) */
+  countConversions(project: number, plan: IpSearchPlan | null): Promise<{ projectRows: number; matches: number }>;
+  /** a page of the source's rows, newest (highest id) first */
+  listPage(project: number, source: PageSource, limit: number, offset: number): Promise<ConversionRow[]>;
+}
+
+/** The rows of the accepted batches only, with their seq (for a dialect that inserts them in one statement). */
+export function acceptedColumns(group: ConversionGroup, accepted: boolean[]): ConversionColumns {
+  if (accepted.every(Boolean)) return group.rows;
+  const out = emptyColumns();
+  const names = Object.keys(out) as Array<keyof ConversionColumns>;
+  group.batches.forEach((batch, i) => {
+    if (!accepted[i]) return;
+    for (const name of names) {
+      const from = group.rows[name] as unknown[];
+      const to = out[name] as unknown[];
+      for (let row = batch.start; row < batch.end; row++) to.push(from[row]);
+    }
+  });
+  return out;
+}
+
+export function emptyColumns(): ConversionColumns {
+  return {
+    project: [],
+    unique_id: [],
+    status: [],
+    ip: [],
+    ip_key: [],
+    started_at: [],
+    completed_ms: [],
+    created_ms: [],
+    location: [],
+    network: [],
+    tz_offset: [],
+    time_shift: [],
+    completion_us: [],
+    extra: [],
+    seq: [],
+  };
+}

@@ -1,0 +1,360 @@
+/**
+ * PostgreSQL's SQL (issue #6): the same tables and compact records as SQLite, shared by several
+ * servers. A group commit is one transaction in three round trips whatever its size: BEGIN and
+ * one quota upsert per batch (row-locked, so exact across servers), one multi-row insert (unnest
+ * of arrays) for all accepted rows, COMMIT.
+ */
+import type pg from "pg";
+import type { Plan } from "../../../lib/schemas/api.js";
+import { acceptedColumns, type ConversionColumns, type ConversionGroup, type Dialect, type DimensionTable, type GroupBatch, type KeyAuthRows, type PageSource } from "../dialect.js";
+import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
+import { pendingMigrations } from "../migrations.js";
+import type { Dimension } from "../record-codec.js";
+import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, type ProjectRow, type WebsiteRow } from "../rows.js";
+import type { CommitResult } from "../types.js";
+import { connectPostgres, type PostgresConnection, type PostgresOptions } from "./connect.js";
+import { POSTGRES_MIGRATIONS } from "./migrations.js";
+
+/** Moves the change counter in the same statement as the change it follows. */
+const BUMP = "bump AS (UPDATE change_counter SET version = version + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM changed))";
+
+/** Connects the pool (one clear sentence on failure); createStorage migrates. */
+export async function openPostgresDialect(options: PostgresOptions): Promise<PostgresDialect> {
+  return new PostgresDialect(await connectPostgres(options));
+}
+
+export class PostgresDialect implements Dialect {
+  readonly kind = "postgres" as const;
+  readonly groupRows = 50_000;
+  readonly pool: pg.Pool;
+  private readonly schema: string;
+
+  constructor(connection: PostgresConnection) {
+    this.pool = connection.pool;
+    this.schema = connection.schema;
+  }
+
+  private async rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.pool.query(sql, params)).rows as T[];
+  }
+
+  private async row<T>(sql: string, params: unknown[] = []): Promise<T | undefined> {
+    return (await this.rows<T>(sql, params))[0];
+  }
+
+  /** Several servers may start at once: an advisory lock lets one migrate while the others wait. */
+  async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`ipatlas-migrate:${this.schema}`]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
+      const applied = (await client.query("SELECT version FROM schema_migrations")).rows.map((r) => r.version as number);
+      for (const migration of pendingMigrations(POSTGRES_MIGRATIONS, applied)) {
+        await client.query(migration.sql);
+        await client.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [
+          migration.version,
+          migration.name,
+          Date.now(),
+        ]);
+      }
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  async changeVersion(): Promise<number> {
+    return (await this.row<{ version: number }>("SELECT version FROM change_counter WHERE id = 1"))!.version;
+  }
+
+  async insertProject(row: ProjectRow): Promise<void> {
+    await this.pool.query(
+      `WITH changed AS (INSERT INTO projects (id, name, plan, created_at) VALUES ($1, $2, $3, $4) RETURNING id), ${BUMP}
+       SELECT 1`,
+      [row.id, row.name, row.plan, row.created_at],
+    );
+  }
+
+  projectById(id: string): Promise<ProjectRow | undefined> {
+    return this.row<ProjectRow>("SELECT * FROM projects WHERE id = $1", [id]);
+  }
+
+  listProjects(): Promise<ProjectRow[]> {
+    return this.rows<ProjectRow>("SELECT * FROM projects ORDER BY seq");
+  }
+
+  setPlan(projectId: string, plan: Plan): Promise<ProjectRow | undefined> {
+    return this.row<ProjectRow>(`WITH changed AS (UPDATE projects SET plan = $2 WHERE id = $1 RETURNING *), ${BUMP} SELECT * FROM changed`, [projectId, plan]);
+  }
+
+  async insertKey(row: KeyRow & { hash: string }): Promise<void> {
+    await this.pool.query(
+      `WITH changed AS (
+         INSERT INTO api_keys (id, project_id, name, kind, hash, prefix, website_id, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id), ${BUMP}
+       SELECT 1`,
+      [row.id, row.project_id, row.name, row.kind, row.hash, row.prefix, row.website_id, row.created_at],
+    );
+  }
+
+  listKeys(projectId: string): Promise<KeyRow[]> {
+    return this.rows<KeyRow>("SELECT * FROM api_keys WHERE project_id = $1 ORDER BY created_at, id", [projectId]);
+  }
+
+  keyById(keyId: string): Promise<KeyRow | undefined> {
+    return this.row<KeyRow>("SELECT * FROM api_keys WHERE id = $1", [keyId]);
+  }
+
+  async keyAuthByHash(hash: string): Promise<KeyAuthRows | undefined> {
+    const row = await this.row<KeyRow & { p: ProjectRow; w: WebsiteRow | null }>(
+      `SELECT k.*, row_to_json(p) AS p, row_to_json(w) AS w
+       FROM api_keys k JOIN projects p ON p.id = k.project_id
+       LEFT JOIN websites w ON w.id = k.website_id AND w.removed_at IS NULL
+       WHERE k.hash = $1 AND k.revoked_at IS NULL`,
+      [hash],
+    );
+    if (!row) return undefined;
+    const { p, w, ...key } = row;
+    return { key, project: p, website: w };
+  }
+
+  rollKey(keyId: string, hash: string, prefix: string): Promise<KeyRow | undefined> {
+    return this.row<KeyRow>(
+      `WITH changed AS (UPDATE api_keys SET hash = $2, prefix = $3 WHERE id = $1 AND revoked_at IS NULL RETURNING *), ${BUMP}
+       SELECT * FROM changed`,
+      [keyId, hash, prefix],
+    );
+  }
+
+  revokeKey(keyId: string, at: number): Promise<KeyRow | undefined> {
+    return this.row<KeyRow>(
+      `WITH changed AS (UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING *), ${BUMP}
+       SELECT * FROM changed`,
+      [keyId, at],
+    );
+  }
+
+  async touchKeys(uses: Array<{ keyId: string; at: number }>): Promise<void> {
+    await this.pool.query(
+      `UPDATE api_keys k SET last_used_at = u.at FROM unnest($1::text[], $2::bigint[]) AS u(id, at)
+       WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at)`,
+      [uses.map((u) => u.keyId), uses.map((u) => u.at)],
+    );
+  }
+
+  async insertWebsite(row: WebsiteRow): Promise<void> {
+    await this.pool.query(
+      `WITH changed AS (INSERT INTO websites (id, project_id, origin, created_at) VALUES ($1, $2, $3, $4) RETURNING id), ${BUMP}
+       SELECT 1`,
+      [row.id, row.project_id, row.origin, row.created_at],
+    );
+  }
+
+  listWebsites(projectId: string): Promise<WebsiteRow[]> {
+    return this.rows<WebsiteRow>("SELECT * FROM websites WHERE project_id = $1 AND removed_at IS NULL ORDER BY created_at, id", [projectId]);
+  }
+
+  websiteById(websiteId: string): Promise<WebsiteRow | undefined> {
+    return this.row<WebsiteRow>("SELECT * FROM websites WHERE id = $1 AND removed_at IS NULL", [websiteId]);
+  }
+
+  removeWebsite(websiteId: string, at: number): Promise<WebsiteRow | undefined> {
+    return this.row<WebsiteRow>(
+      `WITH changed AS (UPDATE websites SET removed_at = $2 WHERE id = $1 AND removed_at IS NULL RETURNING *),
+       revoked AS (UPDATE api_keys SET revoked_at = $2 WHERE website_id IN (SELECT id FROM changed) AND revoked_at IS NULL),
+       ${BUMP}
+       SELECT * FROM changed`,
+      [websiteId, at],
+    );
+  }
+
+  async projectSeq(projectId: string): Promise<number | undefined> {
+    return (await this.row<{ seq: number }>("SELECT seq FROM projects WHERE id = $1", [projectId]))?.seq;
+  }
+
+  async usage(project: number, period: string): Promise<number> {
+    return (await this.row<{ used: number }>("SELECT used FROM usage WHERE project = $1 AND period = $2", [project, period]))?.used ?? 0;
+  }
+
+  /** Outside the write transaction, so no lock on these rows is held for long. */
+  async saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]> {
+    // Sorted, so two servers inserting the same new parts lock them in the same order.
+    const hashes = dims.map((d) => d.hash).sort(Buffer.compare);
+    const json = new Map(dims.map((d) => [d.key, d.json]));
+    await this.pool.query(
+      `INSERT INTO ${table} (hash, json) SELECT * FROM unnest($1::bytea[], $2::text[]) ON CONFLICT (hash) DO NOTHING`,
+      [hashes, hashes.map((hash) => json.get(hash.toString("base64")))],
+    );
+    const found = await this.rows<{ id: number; hash: Buffer }>(`SELECT id, hash FROM ${table} WHERE hash = ANY($1::bytea[])`, [hashes]);
+    const ids = new Map(found.map((row) => [row.hash.toString("base64"), row.id]));
+    return dims.map((d) => ids.get(d.key)!);
+  }
+
+  async writeConversions(group: ConversionGroup): Promise<CommitResult[]> {
+    const { batches } = group;
+    // Quota rows are locked in one global order (project, period), so two servers' groups
+    // cannot deadlock on them.
+    const order = batches.map((_, i) => i).sort((a, b) => batches[a]!.project - batches[b]!.project || cmp(batches[a]!.period, batches[b]!.period));
+    const client = await this.pool.connect();
+    try {
+      // One round trip for BEGIN and every batch's reservation (still one atomic statement per
+      // batch), one for the rows, one for COMMIT: a group costs the same whatever its size.
+      const replies = (await client.query(["BEGIN", ...order.map((i) => reserveSql(batches[i]!))].join(";\n"))) as unknown as pg.QueryResult[];
+      const results: CommitResult[] = new Array(batches.length);
+      const accepted: boolean[] = new Array(batches.length);
+      order.forEach((i, position) => {
+        const batch = batches[i]!;
+        const reply = replies[position + 1]!.rows[0] as { reserved: number | null; current: number | null; last_id: number | null };
+        accepted[i] = reply.reserved !== null;
+        if (reply.reserved === null) {
+          results[i] = { accepted: false, used: reply.current ?? 0 };
+          return;
+        }
+        results[i] = { accepted: true, used: reply.reserved };
+        let seq = Number(reply.last_id) - (batch.end - batch.start);
+        for (let row = batch.start; row < batch.end; row++) group.rows.seq[row] = ++seq;
+      });
+      const rows = acceptedColumns(group, accepted);
+      if (rows.project.length) await client.query(INSERT_CONVERSIONS, insertParams(rows));
+      await client.query("COMMIT");
+      return results;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  conversionByUid(project: number, uniqueId: string): Promise<ConversionRow | undefined> {
+    return this.row<ConversionRow>(`SELECT ${CONVERSION_COLUMNS} FROM conversions c ${CONVERSION_JOINS} WHERE c.unique_id = $1 AND c.project = $2`, [
+      uniqueId,
+      project,
+    ]);
+  }
+
+  conversionsByUids(project: number, uniqueIds: string[]): Promise<ConversionRow[]> {
+    return this.rows<ConversionRow>(
+      `SELECT ${CONVERSION_COLUMNS} FROM conversions c ${CONVERSION_JOINS} WHERE c.unique_id = ANY($1::uuid[]) AND c.project = $2`,
+      [uniqueIds, project],
+    );
+  }
+
+  async countConversions(project: number, plan: IpSearchPlan | null): Promise<{ projectRows: number; matches: number }> {
+    const projectRows = "(SELECT COALESCE(SUM(used), 0) FROM usage WHERE project = $1)::integer";
+    if (!plan) {
+      const { rows } = (await this.row<{ rows: number }>(`SELECT ${projectRows} AS rows`, [project]))!;
+      return { projectRows: rows, matches: rows };
+    }
+    // The scans are disjoint, so their counts add up (index-only where no text check is needed).
+    const count = statement(project);
+    const counts = plan.scans.map((scan) => `(SELECT count(*) FROM conversions c WHERE c.project = $1 AND ${scanSql(scan, plan.text, count.bind)})`);
+    const counted = (await this.row<{ n: number; rows: number }>(`SELECT (${counts.join(" + ")})::integer AS n, ${projectRows} AS rows`, count.params))!;
+    return { projectRows: counted.rows, matches: counted.n };
+  }
+
+  async listPage(project: number, source: PageSource, limit: number, offset: number): Promise<ConversionRow[]> {
+    const page = statement(project);
+    let ids: string;
+    if (source.kind === "matches") {
+      const { plan } = source;
+      const scans = plan.scans.map((scan) => `SELECT c.id FROM conversions c WHERE c.project = $1 AND ${scanSql(scan, plan.text, page.bind)}`);
+      ids = `SELECT id FROM (${scans.join(" UNION ALL ")}) m`;
+    } else {
+      const filter = source.filter;
+      ids = "SELECT c.id FROM conversions c WHERE c.project = $1";
+      if (filter && "text" in filter) ids += ` AND c.ip >= ${page.bind(filter.text.from)} AND c.ip < ${page.bind(filter.text.to)}`;
+      else if (filter) ids += ` AND ${scanSql({ key: filter.key, checkText: false }, null, page.bind)}`;
+    }
+    // The page's ids first (index-only for the ip filters), then only those rows with their
+    // joins, so a sort never carries whole rows.
+    return this.rows<ConversionRow>(
+      `WITH page AS (${ids} ORDER BY id DESC LIMIT ${limit | 0} OFFSET ${offset | 0})
+       SELECT ${CONVERSION_COLUMNS} FROM page JOIN conversions c ON c.project = $1 AND c.id = page.id ${CONVERSION_JOINS}
+       ORDER BY c.id DESC`,
+      page.params,
+    );
+  }
+}
+
+/** A statement's parameters: the project is $1, each bound value gets the next number. */
+function statement(project: number) {
+  const params: unknown[] = [project];
+  return { params, bind: (value: unknown): string => `$${params.push(value)}` };
+}
+
+/**
+ * One scan of an ipSearch plan as a condition: an ip_key range (index conversions_ip_key), or
+ * the rows without a key (partial index conversions_ip_unkeyed), with the text check where the
+ * key range alone may hold non-matches.
+ */
+function scanSql(scan: IpScan, text: IpSearchPlan["text"], bind: (value: unknown) => string): string {
+  const key = scan.key ? `c.ip_key >= ${bind(Buffer.from(scan.key.first))} AND c.ip_key <= ${bind(Buffer.from(scan.key.last))}` : "c.ip_key IS NULL";
+  return scan.checkText && text ? `${key} AND c.ip >= ${bind(text.from)} AND c.ip < ${bind(text.to)}` : key;
+}
+
+const PERIOD = /^\d{4}-\d{2}$/;
+
+/**
+ * A batch's quota reservation as one statement: `reserved` is the new count when the batch fits
+ * (used + n <= limit), else null and nothing changed; `current` is the count before it; `last_id`
+ * the project's last conversion id once the batch's n are numbered (the project row is locked
+ * with the usage row, so ids stay unique across servers). Values are inlined (checked integers
+ * and a checked period) so several of these travel in one query.
+ */
+function reserveSql(batch: GroupBatch): string {
+  const { project, limit, period } = batch;
+  const n = batch.end - batch.start;
+  if (!Number.isSafeInteger(project) || !Number.isSafeInteger(n) || (limit !== null && !Number.isSafeInteger(limit))) {
+    throw new Error("Invalid quota reservation");
+  }
+  if (!PERIOD.test(period)) throw new Error(`Invalid period ${period}`);
+  const fits = limit === null ? "true" : `u.used + EXCLUDED.used <= ${limit}`;
+  return `WITH r AS (
+      INSERT INTO usage AS u (project, period, used) SELECT ${project}, '${period}', ${n} WHERE ${limit === null ? "true" : `${n} <= ${limit}`}
+      ON CONFLICT (project, period) DO UPDATE SET used = u.used + EXCLUDED.used WHERE ${fits}
+      RETURNING used),
+    numbered AS (UPDATE projects SET conversions = conversions + ${n} WHERE seq = ${project} AND EXISTS (SELECT 1 FROM r) RETURNING conversions)
+    SELECT (SELECT used FROM r) AS reserved, (SELECT used FROM usage WHERE project = ${project} AND period = '${period}') AS current,
+      (SELECT conversions FROM numbered) AS last_id`;
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The conversions columns and their array types: one INSERT … SELECT FROM unnest(…) for all rows of a group. */
+const COLUMN_TYPES: Record<keyof ConversionColumns, string> = {
+  project: "integer",
+  unique_id: "uuid",
+  status: "smallint",
+  ip: "text",
+  ip_key: "bytea",
+  started_at: "bigint",
+  completed_ms: "integer",
+  created_ms: "integer",
+  location: "integer",
+  network: "integer",
+  tz_offset: "smallint",
+  time_shift: "integer",
+  completion_us: "bigint",
+  extra: "text",
+  seq: "bigint",
+};
+const COLUMN_NAMES = Object.keys(COLUMN_TYPES) as Array<keyof ConversionColumns>;
+const INSERT_CONVERSIONS = `INSERT INTO conversions (${COLUMN_NAMES.join(", ")})
+  SELECT * FROM unnest(${COLUMN_NAMES.map((name, i) => `$${i + 1}::${COLUMN_TYPES[name]}[]`).join(", ")})`;
+
+function insertParams(rows: ConversionColumns): unknown[] {
+  // pg sends a Buffer as bytea; a plain Uint8Array it would not
+  const ipKeys = rows.ip_key.map((key) => (key ? Buffer.from(key.buffer, key.byteOffset, key.byteLength) : null));
+  return COLUMN_NAMES.map((name) => (name === "ip_key" ? ipKeys : rows[name]));
+}

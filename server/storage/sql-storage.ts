@@ -1,0 +1,291 @@
+/**
+ * The one Storage implementation, over a Dialect (./dialect.ts) that holds a backend's SQL and
+ * driver calls. Everything that does not depend on the SQL lives here once: new rows' ids and
+ * times, group commit, the project and dimension id caches, the list planner and row decoding.
+ */
+import { randomUUID } from "node:crypto";
+import type { Plan } from "../../lib/schemas/api.js";
+import { emptyColumns, type ConversionGroup, type Dialect, type DimensionTable, type PageSource } from "./dialect.js";
+import { GroupCommitQueue } from "./group-commit.js";
+import { ipSearchPlan } from "./ip-prefix.js";
+import { encodeConversions, STATUS_CODES, type Dimension, type EncodedRecord } from "./record-codec.js";
+import {
+  inRequestOrder,
+  isUuid,
+  toConversion,
+  toKey,
+  toProject,
+  toWebsite,
+  type KeyRow,
+  type ProjectRow,
+  type WebsiteRow,
+} from "./rows.js";
+import type {
+  ApiKey,
+  CommitResult,
+  ConversionBatch,
+  KeyAuth,
+  KeyKind,
+  ListQuery,
+  ListResult,
+  Project,
+  Storage,
+  StoredConversion,
+  Website,
+} from "./types.js";
+
+interface PendingBatch {
+  batch: ConversionBatch;
+  records: EncodedRecord[];
+}
+
+export class SqlStorage<D extends Dialect = Dialect> implements Storage {
+  readonly kind: Dialect["kind"];
+  private readonly queue: GroupCommitQueue<PendingBatch, CommitResult>;
+  /** project id → integer id; a project is never deleted, so an entry never goes stale */
+  private readonly projectSeqs = new Map<string, number>();
+  /** dimension key → row id, only for rows known to be committed */
+  private readonly dimensionIds: Record<DimensionTable, Map<string, number>> = { locations: new Map(), networks: new Map() };
+
+  /** `dialect` migrated and ready (createStorage in ./index.ts) */
+  constructor(readonly dialect: D) {
+    this.kind = dialect.kind;
+    this.queue = new GroupCommitQueue((items) => this.writeGroup(items), {
+      weigh: (item) => (item as PendingBatch).records.length,
+      maxWeight: dialect.groupRows,
+    });
+  }
+
+  migrate(): Promise<void> {
+    return this.dialect.migrate();
+  }
+
+  async close(): Promise<void> {
+    await this.queue.drain();
+    await this.dialect.close();
+  }
+
+  changeVersion(): Promise<number> {
+    return this.dialect.changeVersion();
+  }
+
+  // ---- projects
+
+  async createProject(input: { name: string; plan: Plan }): Promise<Project> {
+    const row: ProjectRow = { id: randomUUID(), name: input.name, plan: input.plan, created_at: Date.now() };
+    await this.dialect.insertProject(row);
+    return toProject(row);
+  }
+
+  async getProject(id: string): Promise<Project | null> {
+    return orNull(await this.dialect.projectById(id), toProject);
+  }
+
+  async listProjects(): Promise<Project[]> {
+    return (await this.dialect.listProjects()).map(toProject);
+  }
+
+  async setPlan(projectId: string, plan: Plan): Promise<Project | null> {
+    return orNull(await this.dialect.setPlan(projectId, plan), toProject);
+  }
+
+  // ---- keys
+
+  async createKey(input: { projectId: string; name: string; kind: KeyKind; hash: string; prefix: string; websiteId?: string | null }): Promise<ApiKey> {
+    const row: KeyRow & { hash: string } = {
+      id: randomUUID(),
+      project_id: input.projectId,
+      name: input.name,
+      kind: input.kind,
+      hash: input.hash,
+      prefix: input.prefix,
+      website_id: input.websiteId ?? null,
+      created_at: Date.now(),
+      last_used_at: null,
+      revoked_at: null,
+    };
+    await this.dialect.insertKey(row);
+    return toKey(row);
+  }
+
+  async listKeys(projectId: string): Promise<ApiKey[]> {
+    return (await this.dialect.listKeys(projectId)).map(toKey);
+  }
+
+  async getKey(keyId: string): Promise<ApiKey | null> {
+    return orNull(await this.dialect.keyById(keyId), toKey);
+  }
+
+  async findKeyByHash(hash: string): Promise<KeyAuth | null> {
+    const found = await this.dialect.keyAuthByHash(hash);
+    if (!found) return null;
+    // A public key whose website was removed is dead.
+    if (found.key.kind === "public" && !found.website) return null;
+    return { key: toKey(found.key), project: toProject(found.project), website: found.website && toWebsite(found.website) };
+  }
+
+  async rollKey(keyId: string, hash: string, prefix: string): Promise<ApiKey | null> {
+    return orNull(await this.dialect.rollKey(keyId, hash, prefix), toKey);
+  }
+
+  async revokeKey(keyId: string): Promise<ApiKey | null> {
+    return orNull(await this.dialect.revokeKey(keyId, Date.now()), toKey);
+  }
+
+  async touchKeys(uses: Array<{ keyId: string; at: number }>): Promise<void> {
+    if (uses.length) await this.dialect.touchKeys(uses);
+  }
+
+  // ---- websites
+
+  async createWebsite(input: { projectId: string; origin: string }): Promise<Website> {
+    const row: WebsiteRow = { id: randomUUID(), project_id: input.projectId, origin: input.origin, created_at: Date.now() };
+    await this.dialect.insertWebsite(row);
+    return toWebsite(row);
+  }
+
+  async listWebsites(projectId: string): Promise<Website[]> {
+    return (await this.dialect.listWebsites(projectId)).map(toWebsite);
+  }
+
+  async getWebsite(websiteId: string): Promise<Website | null> {
+    return orNull(await this.dialect.websiteById(websiteId), toWebsite);
+  }
+
+  /** Removes the website and revokes its public keys in the same transaction. */
+  async removeWebsite(websiteId: string): Promise<Website | null> {
+    return orNull(await this.dialect.removeWebsite(websiteId, Date.now()), toWebsite);
+  }
+
+  // ---- conversions
+
+  commitConversions(batch: ConversionBatch): Promise<CommitResult> {
+    return this.queue.submitWhenReady(encodeConversions(batch.conversions).then((records) => ({ batch, records })));
+  }
+
+  private async writeGroup(items: PendingBatch[]): Promise<CommitResult[]> {
+    const projects: number[] = [];
+    for (const { batch } of items) {
+      const seq = await this.projectSeq(batch.projectId);
+      // fails the group; the queue then writes each batch alone, so only this one fails
+      if (seq === null) throw new Error(`Unknown project ${batch.projectId}`);
+      projects.push(seq);
+    }
+    await this.saveNewDimensions(items);
+    return this.dialect.writeConversions(this.columns(items, projects, Date.now()));
+  }
+
+  /**
+   * Location and network rows first, in their own statements: they are content-addressed, so one
+   * left over from a refused batch is harmless, and only committed ids enter the cache.
+   */
+  private async saveNewDimensions(items: PendingBatch[]): Promise<void> {
+    for (const table of ["locations", "networks"] as const) {
+      const known = this.dimensionIds[table];
+      const field = table === "locations" ? "location" : "network";
+      const missing = new Map<string, Dimension>();
+      for (const { records } of items) {
+        for (const record of records) {
+          const dim = record[field];
+          if (!known.has(dim.key)) missing.set(dim.key, dim);
+        }
+      }
+      if (!missing.size) continue;
+      const dims = [...missing.values()];
+      const ids = await this.dialect.saveDimensions(table, dims);
+      dims.forEach((dim, i) => known.set(dim.key, ids[i]!));
+    }
+  }
+
+  private columns(items: PendingBatch[], projects: number[], createdAt: number): ConversionGroup {
+    const rows = emptyColumns();
+    const locations = this.dimensionIds.locations;
+    const networks = this.dimensionIds.networks;
+    const batches = items.map(({ batch, records }, i) => {
+      const start = rows.project.length;
+      const project = projects[i]!;
+      batch.conversions.forEach((conversion, j) => {
+        const record = records[j]!;
+        rows.project.push(project);
+        rows.unique_id.push(conversion.uniqueId);
+        rows.status.push(STATUS_CODES[conversion.status]);
+        rows.ip.push(record.ip);
+        rows.ip_key.push(record.ipKey);
+        rows.started_at.push(conversion.startedAt);
+        rows.completed_ms.push(conversion.completedAt - conversion.startedAt);
+        rows.created_ms.push(createdAt - conversion.startedAt);
+        rows.location.push(locations.get(record.location.key)!);
+        rows.network.push(networks.get(record.network.key)!);
+        rows.tz_offset.push(record.tzOffset);
+        rows.time_shift.push(record.timeShift);
+        rows.completion_us.push(record.completionUs);
+        rows.extra.push(record.extra);
+        rows.seq.push(0);
+      });
+      return { project, period: batch.period, limit: batch.limit, start, end: rows.project.length };
+    });
+    return { batches, rows };
+  }
+
+  private async projectSeq(projectId: string): Promise<number | null> {
+    let seq = this.projectSeqs.get(projectId);
+    if (seq === undefined) {
+      seq = await this.dialect.projectSeq(projectId);
+      if (seq === undefined) return null;
+      this.projectSeqs.set(projectId, seq);
+    }
+    return seq;
+  }
+
+  async usage(projectId: string, period: string): Promise<number> {
+    const project = await this.projectSeq(projectId);
+    return project === null ? 0 : this.dialect.usage(project, period);
+  }
+
+  async getConversion(projectId: string, uniqueId: string): Promise<StoredConversion | null> {
+    if (!isUuid(uniqueId)) return null;
+    const project = await this.projectSeq(projectId);
+    if (project === null) return null;
+    return orNull(await this.dialect.conversionByUid(project, uniqueId.toLowerCase()), toConversion);
+  }
+
+  async getConversions(projectId: string, uniqueIds: string[]): Promise<StoredConversion[]> {
+    const ids = [...new Set(uniqueIds.filter(isUuid).map((id) => id.toLowerCase()))];
+    if (!ids.length) return [];
+    const project = await this.projectSeq(projectId);
+    if (project === null) return [];
+    return inRequestOrder(uniqueIds, (await this.dialect.conversionsByUids(project, ids)).map(toConversion));
+  }
+
+  /**
+   * Newest first. Unfiltered, the count is the sum of the quota counters (rows and counts commit
+   * together). Filtered, two plans: walk the project's rows from the newest and skip non-matches
+   * (cheap when matches are common), or take all matches from the ip indexes and sort them (cheap
+   * when they are rare); the count of matches, needed for totalCount anyway, picks.
+   */
+  async listConversions(query: ListQuery): Promise<ListResult> {
+    const project = await this.projectSeq(query.projectId);
+    if (project === null) return { conversions: [], totalCount: 0 };
+    const plan = ipSearchPlan(query.ip);
+    const { projectRows, matches } = await this.dialect.countConversions(project, plan);
+    const totalCount = plan ? matches : projectRows;
+    if (totalCount <= query.offset) return { conversions: [], totalCount };
+    let source: PageSource;
+    if (!plan) source = { kind: "walk", filter: null };
+    else if (preferIpIndex(matches, projectRows, query.offset, query.limit)) source = { kind: "matches", plan };
+    else source = { kind: "walk", filter: plan.text ? { text: plan.text } : { key: plan.scans[0]!.key! } };
+    const rows = await this.dialect.listPage(project, source, query.limit, query.offset);
+    return { conversions: rows.map(toConversion), totalCount };
+  }
+}
+
+function orNull<R, T>(row: R | undefined, to: (row: R) => T): T | null {
+  return row === undefined ? null : to(row);
+}
+
+/** The list planner's choice for a filtered page: true when sorting all matches costs less than walking to the page. */
+export function preferIpIndex(matches: number, projectRows: number, offset: number, limit: number): boolean {
+  const sortCost = matches;
+  const walkCost = ((offset + limit) * projectRows) / Math.max(matches, 1);
+  return sortCost <= walkCost;
+}

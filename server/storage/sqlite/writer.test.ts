@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { makeDataDir } from "../../../test/helpers/server.js";
+import { sampleConversion } from "../../../test/helpers/sample-conversions.js";
+import { emptyColumns } from "../dialect.js";
+import { createStorage } from "../index.js";
+import type { SqlStorage } from "../sql-storage.js";
+import type { NewConversion } from "../types.js";
+import type { SqliteDialect } from "./dialect.js";
+import { packGroup, unpackGroup } from "./writer.js";
+
+describe("a group packed for the writer thread", () => {
+  it("comes back column for column, nulls and ip keys of both lengths included", () => {
+    const rows = emptyColumns();
+    const add = (ip: string | null, key: number[] | null, tz: number | null, us: number | null, extra: string | null) => {
+      rows.project.push(7);
+      rows.unique_id.push(`0000000${rows.project.length}-0000-4000-8000-000000000000`);
+      rows.status.push(key ? 0 : 2);
+      rows.ip.push(ip);
+      rows.ip_key.push(key && Uint8Array.from(key));
+      rows.started_at.push(1_795_000_000_123);
+      rows.completed_ms.push(3);
+      rows.created_ms.push(-2);
+      rows.location.push(41);
+      rows.network.push(42);
+      rows.tz_offset.push(tz);
+      rows.time_shift.push(-1);
+      rows.completion_us.push(us);
+      rows.extra.push(extra);
+      rows.seq.push(0);
+    };
+    add("8.8.8.8", [4, 8, 8, 8, 8], -300, 1234, null);
+    add("2001:db8::1", [6, 0x20, 1, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 345, null, '{"t":null}');
+    add("not an ip", null, null, null, '{"i":"Not An IP"}');
+    const batches = [{ project: 7, period: "2026-11", limit: null, start: 0, end: 3 }];
+    const packed = packGroup({ batches, rows });
+    // what crosses the boundary, as the thread receives it
+    const received = structuredClone(packed, { transfer: [packed.numbers.buffer as ArrayBuffer, packed.ipKeys.buffer as ArrayBuffer] });
+    const { batches: back, rows: unpacked } = unpackGroup(received);
+    expect(back).toEqual(batches);
+    expect({ ...unpacked, ip_key: unpacked.ip_key.map((key) => key && [...key]) }).toEqual({
+      ...rows,
+      ip_key: rows.ip_key.map((key) => key && [...key]),
+    });
+  });
+});
+
+describe("the writer thread", () => {
+  it("writes commits; once it stops, later commits are written on the main connection", async () => {
+    const storage = (await createStorage({ dataDir: makeDataDir(), sqliteWriterThread: true })) as SqlStorage<SqliteDialect>;
+    try {
+      const project = await storage.createProject({ name: "w", plan: "scale" });
+      // groups of more than 100 rows go to the thread
+      const rows = () => Array.from({ length: 150 }, () => sampleConversion());
+      const commit = (conversions: NewConversion[]) =>
+        storage.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions });
+      const before = rows();
+      expect(await commit(before)).toEqual({ accepted: true, used: 150 });
+      expect((await storage.getConversion(project.id, before[149]!.uniqueId))?.id).toBe(150);
+      await storage.dialect["writer"]!["worker"].terminate();
+      const after = rows();
+      expect(await commit(after)).toEqual({ accepted: true, used: 300 });
+      expect((await storage.getConversion(project.id, after[0]!.uniqueId))?.id).toBe(151);
+    } finally {
+      await storage.close();
+    }
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The SQLite write connection on its own thread: conversions (quota reservation and rows, one
+ * transaction per group) and new location and network rows are written by `writer-thread.ts`, so
+ * the event loop goes on answering while a 5000-row group is inserted. The caller still waits
+ * for the commit. Reads stay on the main thread's connection (WAL lets them run alongside).
+ *
+ * What crosses the thread boundary is cheap to copy: a group's numbers in one Float64Array and
+ * its ip keys in one Uint8Array (both transferred, not copied), its strings as three arrays.
+ */
+import { Worker } from "node:worker_threads";
+import type { CommitResult } from "../types.js";
+import type { ConversionColumns, ConversionGroup, DimensionTable, GroupBatch } from "../dialect.js";
+import type { Dimension } from "../record-codec.js";
+
+/** the numeric columns, in the order they are packed (null as NaN) */
+const NUMBERS = ["project", "status", "started_at", "completed_ms", "created_ms", "location", "network", "tz_offset", "time_shift", "completion_us"] as const;
+/** one ip key slot: its length (0: none), then up to 17 bytes */
+const KEY_SLOT = 18;
+
+export interface PackedGroup {
+  batches: GroupBatch[];
+  numbers: Float64Array;
+  ipKeys: Uint8Array;
+  uniqueIds: string[];
+  ips: Array<string | null>;
+  extras: Array<string | null>;
+}
+
+export function packGroup({ batches, rows }: ConversionGroup): PackedGroup {
+  const count = rows.project.length;
+  const numbers = new Float64Array(count * NUMBERS.length);
+  const ipKeys = new Uint8Array(count * KEY_SLOT);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    for (const name of NUMBERS) numbers[at++] = rows[name][i] ?? NaN;
+    const key = rows.ip_key[i];
+    if (key) {
+      ipKeys[i * KEY_SLOT] = key.length;
+      ipKeys.set(key, i * KEY_SLOT + 1);
+    }
+  }
+  return { batches, numbers, ipKeys, uniqueIds: rows.unique_id, ips: rows.ip, extras: rows.extra };
+}
+
+export function unpackGroup(packed: PackedGroup): ConversionGroup {
+  const count = packed.uniqueIds.length;
+  const rows: ConversionColumns = {
+    project: [],
+    unique_id: packed.uniqueIds,
+    status: [],
+    ip: packed.ips,
+    ip_key: new Array(count),
+    started_at: [],
+    completed_ms: [],
+    created_ms: [],
+    location: [],
+    network: [],
+    tz_offset: [],
+    time_shift: [],
+    completion_us: [],
+    extra: packed.extras,
+    seq: new Array(count).fill(0),
+  };
+  const { numbers, ipKeys } = packed;
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    for (const name of NUMBERS) {
+      const value = numbers[at++]!;
+      (rows[name] as Array<number | null>).push(Number.isNaN(value) ? null : value);
+    }
+    const length = ipKeys[i * KEY_SLOT]!;
+    rows.ip_key[i] = length ? ipKeys.subarray(i * KEY_SLOT + 1, i * KEY_SLOT + 1 + length) : null;
+  }
+  return { batches: packed.batches, rows };
+}
+
+type Request =
+  | { kind: "write"; group: PackedGroup }
+  | { kind: "dimensions"; table: DimensionTable; dims: Array<Pick<Dimension, "hash" | "json">> }
+  | { kind: "touch"; uses: Array<{ keyId: string; at: number }> }
+  | { kind: "close" };
+
+/** numbered, so a reply finds its caller */
+export type WriterRequest = Request & { id: number };
+
+export type WriterReply = { id: number; result: unknown } | { id: number; error: string };
+
+export interface WriterOptions {
+  dataDir: string;
+  synchronous?: "FULL" | "NORMAL";
+}
+
+/** The main thread's end: each call is a numbered request; its promise settles with the reply of that number. */
+export class SqliteWriter {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+  /** whether anything was asked of the thread: an unused one is ended without a goodbye */
+  private used = false;
+  private failure: Error | null = null;
+  private readonly exited: Promise<void>;
+
+  constructor(options: WriterOptions) {
+    // The thread runs TypeScript like the rest of the server: tsx is registered there first.
+    const bootstrap = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
+      .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("./writer-thread.ts", import.meta.url).href)}); })
+      .catch((error) => { console.error(error); process.exit(1); });`;
+    this.worker = new Worker(bootstrap, { eval: true, workerData: options });
+    // An idle writer must not keep a process alive; a busy one does (see request).
+    this.worker.unref();
+    this.worker.on("message", (reply: WriterReply) => this.settle(reply));
+    this.worker.on("error", (error) => this.fail(error));
+    this.exited = new Promise((resolve) => this.worker.once("exit", () => {
+      this.fail(new Error("The SQLite writer thread stopped"));
+      resolve();
+    }));
+  }
+
+  /** whether the thread failed or ended */
+  get stopped(): boolean {
+    return this.failure !== null;
+  }
+
+  writeConversions(group: ConversionGroup): Promise<CommitResult[]> {
+    const packed = packGroup(group);
+    return this.request({ kind: "write", group: packed }, [packed.numbers.buffer as ArrayBuffer, packed.ipKeys.buffer as ArrayBuffer]) as Promise<CommitResult[]>;
+  }
+
+  saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]> {
+    return this.request({ kind: "dimensions", table, dims: dims.map(({ hash, json }) => ({ hash, json })) }) as Promise<number[]>;
+  }
+
+  touchKeys(uses: Array<{ keyId: string; at: number }>): Promise<void> {
+    return this.request({ kind: "touch", uses }) as Promise<void>;
+  }
+
+  /**
+   * Closes the thread's connection (every write was answered by then: the core drained its queue
+   * first), then ends the thread. One never used (a CLI command) is ended at once, even mid-start.
+   */
+  async close(): Promise<void> {
+    if (this.used && !this.failure) await this.request({ kind: "close" }).catch(() => {});
+    this.worker.ref();
+    await this.worker.terminate();
+    await this.exited;
+  }
+
+  private request(message: Request, transfer: ArrayBuffer[] = []): Promise<unknown> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    this.used = true;
+    return new Promise((resolve, reject) => {
+      if (!this.pending.size) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...message, id }, transfer);
+    });
+  }
+
+  private settle(reply: WriterReply): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (!this.pending.size) this.worker.unref();
+    if ("error" in reply) waiting.reject(new Error(reply.error));
+    else waiting.resolve(reply.result);
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}
