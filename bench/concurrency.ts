@@ -5,12 +5,15 @@
  *     public addresses; every answer must be 200 or a 503 envelope with Retry-After;
  *   - from another thread, one client loops GET /healthz and one loops GET /convert?ip=…, and
  *     their latencies are the figures (targets: p99 <= 50 ms);
- *   - the server's peak RSS (VmHWM, summed over its processes; target <= 600 MB).
+ *   - the server's peak RSS (VmHWM, summed over its processes; target <= 600 MB);
+ *   - from inside the server (bench/_loop-probe.mjs): event-loop delay and GC pauses over the load.
  *
  *   npx tsx bench/concurrency.ts [--clients 50] [--seconds 20] [--keys 10]
  */
-import { readFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
@@ -77,7 +80,16 @@ Promise.all([loop(() => "/healthz", health), loop((i) => "/convert?ip=" + addres
   .then(() => parentPort.postMessage({ health, convert }));
 `;
 
-const server = await startServer({ env: { IPATLAS_LOG_LEVEL: "warn" }, args: values.args ? values.args.split(" ") : [] });
+// the server measures its own event-loop delay and GC pauses over the load (bench/_loop-probe.mjs)
+const loopProbe = join(tmpdir(), `ipatlas-loop-probe-${process.pid}.json`);
+const server = await startServer({
+  env: {
+    IPATLAS_LOG_LEVEL: "warn",
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${pathToFileURL(join(import.meta.dirname, "_loop-probe.mjs")).href}`.trim(),
+    IPATLAS_LOOP_PROBE: loopProbe,
+  },
+  args: values.args ? values.args.split(" ") : [],
+});
 try {
   const keys: string[] = [];
   for (let k = 0; k < keyCount; k++) {
@@ -125,6 +137,7 @@ try {
     }
   };
   const cpuBefore = cpuMs(server.process.pid!);
+  server.process.kill("SIGUSR2");
   let peakKb = 0;
   const sampler = setInterval(() => (peakKb = Math.max(peakKb, peakRssKb(server.process.pid!))), 250);
   await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
@@ -146,4 +159,13 @@ try {
   row("load average (1 min) at the end", loadavg()[0]!.toFixed(2));
 } finally {
   await server.stop();
+}
+if (existsSync(loopProbe)) {
+  type Pauses = { count: number; totalMs: number; p50: number; max: number; over20: number };
+  const inside = JSON.parse(readFileSync(loopProbe, "utf8")) as { delayP99: number; delayMax: number; minor: Pauses; major: Pauses };
+  rmSync(loopProbe);
+  const pauses = (p: Pauses) => `${p.count}, ${p.totalMs.toFixed(0)} ms in all, p50 ${p.p50.toFixed(1)} / max ${p.max.toFixed(1)} ms, ${p.over20} over 20 ms`;
+  console.log(`${"server event-loop delay p99 / max ms (inside the server)".padEnd(56)} ${inside.delayP99.toFixed(1)} / ${inside.delayMax.toFixed(1)}`);
+  console.log(`${"server minor GC pauses".padEnd(56)} ${pauses(inside.minor)}`);
+  console.log(`${"server major GC pauses".padEnd(56)} ${pauses(inside.major)}`);
 }
