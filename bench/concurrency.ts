@@ -5,11 +5,15 @@
  *     public addresses; every answer must be 200 or a 503 envelope with Retry-After;
  *   - from another thread, one client loops GET /healthz and one loops GET /convert?ip=…, and
  *     their latencies are the figures (targets: p99 <= 50 ms);
- *   - the server's peak RSS (VmHWM, summed over its processes; target <= 600 MB).
+ *   - the server's peak RSS (VmHWM, summed over its processes; target <= 600 MB);
+ *   - from inside the server (bench/_loop-probe.mjs): event-loop delay and GC pauses over the load.
  *
  *   npx tsx bench/concurrency.ts [--clients 50] [--seconds 20] [--keys 10]
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
@@ -33,6 +37,12 @@ const percentile = (list: number[], p: number) => {
   const sorted = [...list].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 };
+
+/** CPU time (ms) a process has used, threads included: a figure that depends less on the machine's other load */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
 
 /** peak resident set (kB) of a process and its children */
 function peakRssKb(pid: number): number {
@@ -70,7 +80,16 @@ Promise.all([loop(() => "/healthz", health), loop((i) => "/convert?ip=" + addres
   .then(() => parentPort.postMessage({ health, convert }));
 `;
 
-const server = await startServer({ env: { IPATLAS_LOG_LEVEL: "warn" }, args: values.args ? values.args.split(" ") : [] });
+// the server measures its own event-loop delay and GC pauses over the load (bench/_loop-probe.mjs)
+const loopProbe = join(tmpdir(), `ipatlas-loop-probe-${process.pid}.json`);
+const server = await startServer({
+  env: {
+    IPATLAS_LOG_LEVEL: "warn",
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${pathToFileURL(join(import.meta.dirname, "_loop-probe.mjs")).href}`.trim(),
+    IPATLAS_LOOP_PROBE: loopProbe,
+  },
+  args: values.args ? values.args.split(" ") : [],
+});
 try {
   const keys: string[] = [];
   for (let k = 0; k < keyCount; k++) {
@@ -117,10 +136,13 @@ try {
       }
     }
   };
+  const cpuBefore = cpuMs(server.process.pid!);
+  server.process.kill("SIGUSR2");
   let peakKb = 0;
   const sampler = setInterval(() => (peakKb = Math.max(peakKb, peakRssKb(server.process.pid!))), 250);
   await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
   const { health, convert } = await probed;
+  const cpuUsed = cpuMs(server.process.pid!) - cpuBefore;
   clearInterval(sampler);
   peakKb = Math.max(peakKb, peakRssKb(server.process.pid!));
 
@@ -128,11 +150,22 @@ try {
   const ms = (list: Array<{ ms: number }>) => list.map((x) => x.ms);
   row("GET /healthz p50 / p99 ms (target p99 <= 50)", `${percentile(ms(health), 50).toFixed(1)} / ${percentile(ms(health), 99).toFixed(1)} (${health.length} requests)`);
   row("GET /convert p50 / p99 ms (target p99 <= 50)", `${percentile(ms(convert), 50).toFixed(1)} / ${percentile(ms(convert), 99).toFixed(1)} (${convert.length} requests)`);
-  row("probe answers other than 200", String([...health, ...convert].filter((x) => x.status !== 200).length));
+  row("probe answers other than 200 (target 0)", String([...health, ...convert].filter((x) => x.status !== 200).length));
   row("bulks completed / 503 with Retry-After", `${outcome.completed} / ${outcome.refused}`);
   row("bulk round trip p50 / p99 ms (completed)", `${percentile(outcome.bulkMs, 50).toFixed(0)} / ${percentile(outcome.bulkMs, 99).toFixed(0)}`);
-  row("bulks answered otherwise (must be 0)", String(outcome.refusedWithoutRetryAfter + [...outcome.other.values()].reduce((a, b) => a + b, 0)) + (outcome.other.size ? ` ${JSON.stringify([...outcome.other])}` : ""));
+  row("bulks answered otherwise (target 0)", String(outcome.refusedWithoutRetryAfter + [...outcome.other.values()].reduce((a, b) => a + b, 0)) + (outcome.other.size ? ` ${JSON.stringify([...outcome.other])}` : ""));
   row("server peak RSS MB (target <= 600)", (peakKb / 1024).toFixed(0));
+  row("server CPU ms per completed bulk (all its work / completed)", outcome.completed ? (cpuUsed / outcome.completed).toFixed(0) : "-");
+  row("load average (1 min) at the end", loadavg()[0]!.toFixed(2));
 } finally {
   await server.stop();
+}
+if (existsSync(loopProbe)) {
+  type Pauses = { count: number; totalMs: number; p50: number; max: number; over20: number };
+  const inside = JSON.parse(readFileSync(loopProbe, "utf8")) as { delayP99: number; delayMax: number; minor: Pauses; major: Pauses };
+  rmSync(loopProbe);
+  const pauses = (p: Pauses) => `${p.count}, ${p.totalMs.toFixed(0)} ms in all, p50 ${p.p50.toFixed(1)} / max ${p.max.toFixed(1)} ms, ${p.over20} over 20 ms`;
+  console.log(`${"server event-loop delay p99 / max ms (inside the server)".padEnd(56)} ${inside.delayP99.toFixed(1)} / ${inside.delayMax.toFixed(1)}`);
+  console.log(`${"server minor GC pauses".padEnd(56)} ${pauses(inside.minor)}`);
+  console.log(`${"server major GC pauses".padEnd(56)} ${pauses(inside.major)}`);
 }

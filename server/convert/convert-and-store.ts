@@ -9,6 +9,7 @@ import { planLimit } from "../../lib/schemas/api.js";
 import type { GeoEngine, ConvertResult } from "../geo/types.js";
 import type { Project, Storage } from "../storage/types.js";
 import { periodOf } from "./period.js";
+import { TimeSlice } from "./time-slice.js";
 
 /**
  * Text both databases can store and index: NUL and unpaired surrogates (which PostgreSQL refuses
@@ -40,10 +41,6 @@ export class UsageFloor {
   }
 }
 
-/** addresses converted between two yields of the event loop (~5 ms of work) */
-const CONVERT_SLICE = 500;
-export const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 export interface ConvertedItem extends ConvertResult {
   input: string;
   conversionId: string;
@@ -70,9 +67,11 @@ export async function convertAndStore(
   // Time-ordered (v7) ids land at the end of the unique-id index instead of on a random page of
   // it, so a batch dirties a few index pages rather than one per row.
   const items: ConvertedItem[] = new Array(inputs.length);
+  // a large bulk gives other requests a turn every few milliseconds instead of holding the event
+  // loop; a single address (the GET hot path) does not need the clock
+  const slice = inputs.length > 1 ? new TimeSlice() : null;
   for (let i = 0; i < inputs.length; i++) {
-    // a large bulk gives other requests a turn between slices instead of holding the event loop
-    if (i > 0 && i % CONVERT_SLICE === 0) await yieldToOthers();
+    if (slice?.due()) await slice.pause();
     const input = storableText(inputs[i]!);
     items[i] = { input, conversionId: timeOrderedUuid(), ...deps.engine.convert(input, now, lang) };
   }

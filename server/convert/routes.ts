@@ -4,14 +4,15 @@
  * plan has left is refused whole with 429 and stores nothing.
  */
 import { Hono, type Context } from "hono";
-import { bulkConvertBodySchema } from "../../lib/schemas/api.js";
+import { LIMITS } from "../../lib/schemas/api.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
-import { ApiError, replyJsonText } from "../middleware/envelope.js";
+import { ApiError, replyJsonChunks, replyJsonText } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { API_ROUTES } from "../routes/api-routes.js";
 import { AdmissionQueue, bulkAdmission } from "../middleware/bulk-admission.js";
-import { convertAndStore, UsageFloor, yieldToOthers, type ConvertedItem } from "./convert-and-store.js";
+import { convertAndStore, UsageFloor, type ConvertedItem } from "./convert-and-store.js";
+import { encodeBulkData } from "./bulk-answer.js";
 import { canonicalLang, isEnglish, langFromAcceptLanguage } from "../geo/lang/index.js";
 
 /**
@@ -44,9 +45,6 @@ function languageFor(c: Context<AppEnv>, fromHeader: boolean): string | null {
   return lang;
 }
 
-/** bulk items encoded between two yields of the event loop */
-const ENCODE_SLICE = 1000;
-
 declare module "hono" {
   interface ContextVariableMap {
     /** conversions this request stored, for the metrics */
@@ -70,13 +68,17 @@ async function convertForRequest(
   return outcome.items;
 }
 
+/**
+ * The 400 message for a body that is not `{ips: string[]}` with 1-5000 items, as
+ * `bulkConvertBodySchema` (the OpenAPI contract) would judge it: a count out of range wins over
+ * items that are not strings. A loop rather than the zod parse, which cost ~3.5 ms per 5000 strings.
+ */
 function bulkBodyMessage(body: unknown): string | null {
-  const parsed = bulkConvertBodySchema.safeParse(body);
-  if (parsed.success) return null;
-  const countIssue = parsed.error.issues.some(
-    (issue) => issue.path.length === 1 && issue.path[0] === "ips" && (issue.code === "too_small" || issue.code === "too_big"),
-  );
-  return countIssue ? MESSAGES.ipsCount : MESSAGES.ipsNotStrings;
+  const ips = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as { ips?: unknown }).ips : undefined;
+  if (!Array.isArray(ips)) return MESSAGES.ipsNotStrings;
+  if (ips.length < 1 || ips.length > LIMITS.ipsPerRequest) return MESSAGES.ipsCount;
+  for (let i = 0; i < ips.length; i++) if (typeof ips[i] !== "string") return MESSAGES.ipsNotStrings;
+  return null;
 }
 
 export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
@@ -107,14 +109,7 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     if (problem) throw new ApiError(400, problem);
     const lang = languageFor(c, false);
     const items = await convertForRequest(deps, c, (body as { ips: string[] }).ips, lang);
-    // `{ip, conversion, conversionId}` per item, the Ip objects from the engine's cached fragments
-    const text: string[] = new Array(items.length);
-    for (let i = 0; i < items.length; i++) {
-      if (i > 0 && i % ENCODE_SLICE === 0) await yieldToOthers();
-      const item = items[i]!;
-      text[i] = `{"ip":${JSON.stringify(item.input)},"conversion":${item.status === "success" ? deps.engine.toJson(item) : "null"},"conversionId":"${item.conversionId}"}`;
-    }
-    return replyJsonText(c, 200, MESSAGES.success, `[${text.join(",")}]`);
+    return replyJsonChunks(c, 200, MESSAGES.success, await encodeBulkData(items, deps.engine.toJson));
   });
 
   return app;

@@ -22,15 +22,15 @@ function gatedApp(queue: AdmissionQueue) {
     await new Promise<void>((resolve) => gates.push(resolve));
     return c.text("done");
   });
-  const send = (project: string, n: number) =>
-    app.request("/convert", { method: "POST", headers: { "x-project": project, "x-n": String(n), "content-length": "80000" }, body: "x".repeat(80_000) });
+  const send = (project: string, n: number, bytes = 80_000) =>
+    app.request("/convert", { method: "POST", headers: { "x-project": project, "x-n": String(n), "content-length": String(bytes) }, body: "x".repeat(bytes) });
   const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
   return { app, send, started, release: async () => (gates.shift()!(), settle()), settle };
 }
 
 describe("AdmissionQueue", () => {
-  it("runs `concurrency` at once and serves the waiting round-robin between keys", async () => {
-    const { send, started, release, settle } = gatedApp(new AdmissionQueue({ concurrency: 1, maxQueued: 10, maxQueuedPerKey: 5 }));
+  it("runs one request at a time when each fills the capacity, and serves the waiting round-robin between keys", async () => {
+    const { send, started, release, settle } = gatedApp(new AdmissionQueue({ capacity: 80_000, maxQueued: 10, maxQueuedPerKey: 5 }));
     // one key floods first, another key arrives after it
     const answers = [send("a", 1), send("a", 2), send("a", 3), send("a", 4), send("b", 1), send("b", 2)];
     await settle();
@@ -43,7 +43,7 @@ describe("AdmissionQueue", () => {
   });
 
   it("refuses past the queue bounds with a 503 envelope and Retry-After, and frees the slot of a finished request", async () => {
-    const { send, release, settle } = gatedApp(new AdmissionQueue({ concurrency: 1, maxQueued: 2, maxQueuedPerKey: 1 }));
+    const { send, release, settle } = gatedApp(new AdmissionQueue({ capacity: 80_000, maxQueued: 2, maxQueuedPerKey: 1 }));
     const running = send("a", 1);
     const waiting = send("a", 2);
     await settle();
@@ -62,8 +62,35 @@ describe("AdmissionQueue", () => {
     expect((await other).status).toBe(200);
   });
 
+  it("admits by weight: light requests run together, a heavy one waits for them and is not passed over", async () => {
+    const { send, started, release, settle } = gatedApp(new AdmissionQueue({ capacity: 80_000, maxQueued: 10, maxQueuedPerKey: 5 }));
+    const answers = [send("a", 1, 30_000), send("b", 1, 30_000), send("c", 1, 80_000), send("d", 1, 20_000)];
+    await settle();
+    // a and b fit together; c needs the whole capacity, and d, behind c, waits its turn
+    expect(started).toEqual(["a:1", "b:1"]);
+    await release();
+    expect(started).toEqual(["a:1", "b:1"]);
+    await release();
+    expect(started).toEqual(["a:1", "b:1", "c:1"]);
+    await release();
+    expect(started).toEqual(["a:1", "b:1", "c:1", "d:1"]);
+    await release();
+    expect(await Promise.all(answers.map(async (a) => (await a).status))).toEqual([200, 200, 200, 200]);
+  });
+
+  it("a body heavier than the capacity runs alone instead of never", async () => {
+    const { send, started, release, settle } = gatedApp(new AdmissionQueue({ capacity: 50_000 }));
+    const answers = [send("a", 1, 80_000), send("b", 1, 20_000)];
+    await settle();
+    expect(started).toEqual(["a:1"]);
+    await release();
+    expect(started).toEqual(["a:1", "b:1"]);
+    await release();
+    expect(await Promise.all(answers.map(async (a) => (await a).status))).toEqual([200, 200]);
+  });
+
   it("refuses a request that waited longer than maxWaitMs, and the queue keeps working", async () => {
-    const queue = new AdmissionQueue({ concurrency: 1, maxWaitMs: 30 });
+    const queue = new AdmissionQueue({ capacity: 100, maxWaitMs: 30 });
     const done = await queue.acquire("a");
     await expect(queue.acquire("b")).rejects.toBeInstanceOf(ApiError);
     done();
@@ -81,7 +108,7 @@ describe("AdmissionQueue", () => {
       c.set("auth", { project: { id: "p" } } as KeyAuth);
       return next();
     });
-    const queue = new AdmissionQueue({ concurrency: 1, maxQueued: 0 });
+    const queue = new AdmissionQueue({ capacity: 100_000, maxQueued: 0 });
     const hold = await queue.acquire("x");
     app.on(["GET", "POST"], "/convert", bulkAdmission(queue), (c) => c.text("ok"));
     expect((await app.request("/convert")).status).toBe(200);

@@ -1,11 +1,13 @@
 /**
- * Admission for heavy requests (bulk POST /convert): at most `concurrency` run at once in this
- * process, a bounded number wait, and the waiting ones are served round-robin between keys, so
- * one tenant's flood of bulks cannot hold the others' behind it. Past the bounds (queue full,
- * this key's share of it full, or waited too long) the answer is 503 `Server busy` with
- * Retry-After; nothing was read, converted, stored or counted. A request waits before its body
- * is read, so waiting costs no memory beyond the socket. Requests that declare a small body
- * (under `minBytes`) cost about what a GET does and go straight through.
+ * Admission for heavy requests (bulk POST /convert), by work, not by request: each request weighs
+ * the body bytes it declares (a measure of the addresses it carries), and at most `capacity` of
+ * weight runs at once in this process, so one full 5000-address bulk runs alone while small ones
+ * share. A bounded number wait, served round-robin between keys, so one tenant's flood of bulks
+ * cannot hold the others' behind it. Past the bounds (queue full, this key's share of it full, or
+ * waited too long) the answer is 503 `Server busy` with Retry-After; nothing was read, converted,
+ * stored or counted. A request waits before its body is read, so waiting costs no memory beyond
+ * the socket. Requests that declare a small body (under `minBytes`) cost about what a GET does
+ * and go straight through.
  */
 import type { MiddlewareHandler } from "hono";
 import { MESSAGES } from "../../lib/schemas/messages.js";
@@ -13,8 +15,8 @@ import type { AppEnv } from "../app-types.js";
 import { ApiError } from "./envelope.js";
 
 export interface BulkAdmissionOptions {
-  /** requests running at once */
-  concurrency?: number;
+  /** weight (declared body bytes) running at once; a heavier request runs alone */
+  capacity?: number;
   /** requests waiting, over all keys */
   maxQueued?: number;
   /** requests waiting for one key */
@@ -24,24 +26,28 @@ export interface BulkAdmissionOptions {
 }
 
 interface Waiter {
+  weight: number;
   start: () => void;
   timer: NodeJS.Timeout;
 }
 
 export class AdmissionQueue {
+  /** weight running */
   private running = 0;
+  /** weight waiting */
+  private waitingWeight = 0;
   private queued = 0;
   /** waiters per key; Map order is the round-robin order */
   private readonly byKey = new Map<string, Waiter[]>();
-  /** smoothed run time of one request, for Retry-After */
-  private averageMs = 200;
-  readonly concurrency: number;
+  /** smoothed run time per unit of weight, for Retry-After (a 5000-address bulk ~ 85 KB ~ 250 ms) */
+  private msPerUnit = 0.003;
+  readonly capacity: number;
   private readonly maxQueued: number;
   private readonly maxQueuedPerKey: number;
   private readonly maxWaitMs: number;
 
   constructor(options: BulkAdmissionOptions = {}) {
-    this.concurrency = options.concurrency ?? 2;
+    this.capacity = options.capacity ?? 96 * 1024;
     this.maxQueued = options.maxQueued ?? 16;
     this.maxQueuedPerKey = options.maxQueuedPerKey ?? 4;
     this.maxWaitMs = options.maxWaitMs ?? 5_000;
@@ -49,17 +55,19 @@ export class AdmissionQueue {
 
   /** seconds a refused client should wait: the work ahead of it, at least 1 */
   retryAfterSeconds(): number {
-    return Math.max(1, Math.ceil(((this.running + this.queued) * this.averageMs) / this.concurrency / 1000));
+    return Math.max(1, Math.ceil(((this.running + this.waitingWeight) * this.msPerUnit) / 1000));
   }
 
-  /** Resolves when `key` may run (call the returned `done` after), or rejects with 503. */
-  async acquire(key: string): Promise<() => void> {
-    if (this.running < this.concurrency && this.queued === 0) return this.begin();
+  /** Resolves when `key` may run `weight` (call the returned `done` after), or rejects with 503. */
+  async acquire(key: string, weight = this.capacity): Promise<() => void> {
+    weight = Math.min(Math.max(weight, 1), this.capacity);
+    if (this.queued === 0 && this.fits(weight)) return this.begin(weight);
     const waiting = this.byKey.get(key);
     if (this.queued >= this.maxQueued || (waiting?.length ?? 0) >= this.maxQueuedPerKey) throw this.busy();
     return new Promise<() => void>((resolve, reject) => {
       const waiter: Waiter = {
-        start: () => resolve(this.begin()),
+        weight,
+        start: () => resolve(this.begin(weight)),
         timer: setTimeout(() => {
           this.remove(key, waiter);
           reject(this.busy());
@@ -68,34 +76,47 @@ export class AdmissionQueue {
       if (waiting) waiting.push(waiter);
       else this.byKey.set(key, [waiter]);
       this.queued++;
+      this.waitingWeight += weight;
     });
   }
 
-  private begin(): () => void {
-    this.running++;
+  private fits(weight: number): boolean {
+    return this.running + weight <= this.capacity;
+  }
+
+  private begin(weight: number): () => void {
+    this.running += weight;
     const started = performance.now();
     let finished = false;
     return () => {
       if (finished) return;
       finished = true;
-      this.averageMs = 0.8 * this.averageMs + 0.2 * (performance.now() - started);
-      this.running--;
+      this.msPerUnit = 0.8 * this.msPerUnit + (0.2 * (performance.now() - started)) / weight;
+      this.running -= weight;
       this.next();
     };
   }
 
-  /** the first waiter of the key first in turn; that key then goes to the back */
+  /**
+   * Starts the first waiter of the key first in turn (that key then goes to the back), and the
+   * next, while they fit. One that does not fit waits for the running ones rather than being
+   * passed over, so a full bulk is not starved by a stream of small ones.
+   */
   private next(): void {
-    if (this.running >= this.concurrency) return;
-    const first = this.byKey.entries().next();
-    if (first.done) return;
-    const [key, waiters] = first.value;
-    const waiter = waiters.shift()!;
-    this.byKey.delete(key);
-    if (waiters.length) this.byKey.set(key, waiters);
-    this.queued--;
-    clearTimeout(waiter.timer);
-    waiter.start();
+    for (;;) {
+      const first = this.byKey.entries().next();
+      if (first.done) return;
+      const [key, waiters] = first.value;
+      const waiter = waiters[0]!;
+      if (!this.fits(waiter.weight)) return;
+      waiters.shift();
+      this.byKey.delete(key);
+      if (waiters.length) this.byKey.set(key, waiters);
+      this.queued--;
+      this.waitingWeight -= waiter.weight;
+      clearTimeout(waiter.timer);
+      waiter.start();
+    }
   }
 
   private remove(key: string, waiter: Waiter): void {
@@ -105,6 +126,9 @@ export class AdmissionQueue {
     waiters!.splice(at, 1);
     if (!waiters!.length) this.byKey.delete(key);
     this.queued--;
+    this.waitingWeight -= waiter.weight;
+    // a heavy waiter that timed out at the head may have been holding lighter ones back
+    this.next();
   }
 
   private busy(): ApiError {
@@ -124,7 +148,8 @@ export function bulkAdmission(queue: AdmissionQueue, options: BulkAdmissionRoute
     if (c.req.method !== "POST") return next();
     const declared = Number(c.req.header("content-length") ?? NaN);
     if (declared < minBytes) return next();
-    const done = await queue.acquire(c.get("auth")?.project.id ?? "");
+    // without a declared length (chunked) the body could be anything up to the limit: it runs alone
+    const done = await queue.acquire(c.get("auth")?.project.id ?? "", Number.isFinite(declared) ? declared : queue.capacity);
     try {
       await next();
     } finally {

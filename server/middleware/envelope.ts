@@ -64,3 +64,32 @@ export function envelopeText(status: number, message: string, dataJson: string, 
   const resTime = Math.round((performance.now() - startedAt) * 1000) / 1000;
   return `{"success":${status < 400},"message":${JSON.stringify(message)},"code":${status},"data":${dataJson},"_req":{"reqId":${JSON.stringify(reqId)},"resTime":${resTime}}}`;
 }
+
+/** where the data goes in envelopeText, cut out again: a raw NUL, which JSON.stringify never leaves in message or reqId */
+const DATA_GAP = "\u0000";
+
+/**
+ * `replyJsonText` for data already encoded as UTF-8 chunks of JSON text (a bulk answer): the same
+ * bytes and Content-Length, written chunk by chunk as the socket drains, each chunk let go once
+ * written.
+ */
+export function replyJsonChunks(
+  c: Context,
+  status: ContentfulStatusCode,
+  message: string,
+  dataChunks: Uint8Array[],
+  headers: Record<string, string> = {},
+): Response {
+  const [head, tail] = envelopeText(status, message, DATA_GAP, c.get("reqId") ?? "", c.get("startedAt") ?? performance.now()).split(DATA_GAP);
+  const parts: Array<Uint8Array | null> = [Buffer.from(head!), ...dataChunks, Buffer.from(tail!)];
+  const length = parts.reduce((sum, part) => sum + part!.byteLength, 0);
+  let next = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next === parts.length) return controller.close();
+      controller.enqueue(parts[next]!);
+      parts[next++] = null;
+    },
+  });
+  return c.body(body, status, { "Content-Type": "application/json", "Content-Length": String(length), ...headers });
+}

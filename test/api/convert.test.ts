@@ -85,6 +85,24 @@ describe.each(backendNames)("convert (%s)", (backendName) => {
     expect(answer.body.data).toHaveLength(5000);
   });
 
+  it("POST answers exactly the serialised answer, with its length, across chunks and multi-byte text", async () => {
+    // enough items for many 64 KiB chunks, text of 1 to 3 UTF-8 bytes per unit, an item longer than a chunk
+    const odd = ["Zürich", "東京 ü", "x".repeat(30_000), "\ud800lone", "a\u0000b", "😀 emoji"];
+    const ips = Array.from({ length: 3000 }, (_, i) => (i % 500 === 7 ? odd[(i / 500) | 0]! : i % 3 ? `${1 + (i % 200)}.${i & 255}.${(i * 7) & 255}.9` : `2a00:${i.toString(16)}::1`));
+    const res = await fetch(`${api.server.url}/convert`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ ips }) });
+    const raw = Buffer.from(await res.arrayBuffer());
+    expect([res.status, res.status === 200 || raw.toString()]).toEqual([200, true]);
+    expect(Number(res.headers.get("content-length"))).toBe(raw.length);
+    const text = raw.toString("utf8");
+    const answer = JSON.parse(text);
+    expect(text).toBe(JSON.stringify(answer));
+    expect(Object.keys(answer)).toEqual(["success", "message", "code", "data", "_req"]);
+    const items = bulkConvertResponseSchema.parse(answer.data);
+    // NUL and unpaired surrogates are echoed (and stored) as U+FFFD
+    expect(items.map((item) => item.ip)).toEqual(ips.map((ip) => ip.replace(/\u0000|\ud800/g, "\ufffd")));
+    expect(items.filter((item) => item.conversion === null)).toHaveLength(odd.length);
+  });
+
   it("POST refuses every malformed body with a message naming the problem and stores nothing", async () => {
     const before = (await api.call("/conversions/list?limit=1", { key })).body.data.totalCount;
     const cases: Array<[unknown, string]> = [
@@ -96,6 +114,8 @@ describe.each(backendNames)("convert (%s)", (backendName) => {
       [null, MESSAGES.ipsNotStrings],
       [{ ips: [] }, MESSAGES.ipsCount],
       [{ ips: Array.from({ length: 5001 }, () => "8.8.8.8") }, MESSAGES.ipsCount],
+      // the count is judged before the items
+      [{ ips: Array.from({ length: 5001 }, () => 8) }, MESSAGES.ipsCount],
     ];
     for (const [json, message] of cases) {
       expectEnvelope(await api.call("/convert", { key, json }), 400, message);
