@@ -1,6 +1,6 @@
 /** First run, graceful shutdown and durability of acknowledged conversions (docs/api.md#running, #operations). */
 import { describe, expect, it } from "vitest";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { backendNames, createBackend } from "../helpers/backends.js";
 import { makeDataDir, startServer } from "../helpers/server.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
@@ -14,6 +14,8 @@ describe.each(backendNames)("server lifecycle (%s)", (backendName) => {
     const dataDir = makeDataDir();
     try {
       const first = await startServer({ dataDir, env: backend.env });
+      // serve runs with the small young generation (bin/ipatlas.js), in the same process
+      expect(readFileSync(`/proc/${first.process.pid}/cmdline`, "utf8").split("\0")).toContain("--max-semi-space-size=4");
       expect(first.output()).toMatch(/^IP Atlas listening on http:\/\/127\.0\.0\.1:\d+$/m);
       const key = /(ipa_sk_[0-9A-Za-z]{32})/.exec(first.output())?.[1];
       expect(key).toBeDefined();
