@@ -17,8 +17,13 @@ if (!((major === 22 && minor >= 13) || (major === 24 && minor >= 11) || major > 
 // `serve` starts Node again with it, in the same process; an operator's own setting wins.
 const SEMI_SPACE = "--max-semi-space-size=4";
 const ownFlags = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`;
-if (process.argv[2] === "serve" && !ownFlags.includes("--max-semi-space-size") && typeof process.execve === "function") {
-  process.execve(process.execPath, [process.execPath, SEMI_SPACE, ...process.execArgv, ...process.argv.slice(1)], process.env);
+// (not on Windows, which has no execve: there the server keeps V8's default)
+if (process.argv[2] === "serve" && !ownFlags.includes("--max-semi-space-size") && typeof process.execve === "function" && process.platform !== "win32") {
+  try {
+    process.execve(process.execPath, [process.execPath, SEMI_SPACE, ...process.execArgv, ...process.argv.slice(1)], process.env);
+  } catch {
+    // the platform refused: serve with V8's default young generation
+  }
 }
 
 const { register } = await import("tsx/esm/api");
