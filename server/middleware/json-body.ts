@@ -29,6 +29,29 @@ const CLOSE = { Connection: "close" };
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
+/**
+ * A refused body is still read, and dropped, up to this much more or this long: a client that is
+ * still sending it (most do not read an answer before their body is out) then reads the 413
+ * instead of a connection reset under its feet. Past either bound the connection is cut.
+ */
+const DISCARD_BYTES = 8 * 1024 * 1024;
+const DISCARD_MS = 2_000;
+
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  const until = performance.now() + DISCARD_MS;
+  let dropped = 0;
+  try {
+    while (dropped <= DISCARD_BYTES && performance.now() < until) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      dropped += value.length;
+    }
+  } catch {
+    return; // the client went away
+  }
+  await reader.cancel().catch(() => {});
+}
+
 async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
   if (!body) return "";
   const chunks: Uint8Array[] = [];
@@ -46,7 +69,7 @@ async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: nu
     if (done) break;
     size += value.length;
     if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
+      await discardRest(reader);
       throw new ApiError(413, MESSAGES.bodyTooLarge, null, CLOSE);
     }
     chunks.push(value);
@@ -73,7 +96,10 @@ export function jsonBody(options: JsonBodyOptions = {}): MiddlewareHandler {
     if (c.req.method !== "POST") return next();
     if (!JSON_TYPE.test(c.req.header("content-type") ?? "")) throw new ApiError(415, MESSAGES.unsupportedMediaType, null, CLOSE);
     const declared = Number(c.req.header("content-length") ?? NaN);
-    if (declared > maxBytes) throw new ApiError(413, MESSAGES.bodyTooLarge, null, CLOSE);
+    if (declared > maxBytes) {
+      if (declared <= maxBytes + DISCARD_BYTES && c.req.raw.body) await discardRest(c.req.raw.body.getReader());
+      throw new ApiError(413, MESSAGES.bodyTooLarge, null, CLOSE);
+    }
     // A byte order mark may lead JSON text (RFC 8259 §8.1); JSON.parse does not take one.
     const text = (await readLimited(c.req.raw.body, maxBytes)).replace(/^\uFEFF/, "");
     let body: unknown;

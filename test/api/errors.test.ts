@@ -73,11 +73,16 @@ describe.each(backendNames)("errors and health (%s)", (backendName) => {
     const big = JSON.stringify({ ips: Array(70_000).fill("255.255.255.255") });
     expect(big.length).toBeGreaterThan(1024 * 1024);
     expectEnvelope(await api.call("/convert", { key, body: big, headers: { "content-type": "application/json" } }), 413, MESSAGES.bodyTooLarge);
+    // sent at a pace, so the server refuses while the client is still sending: the client must
+    // get to read the 413, not a reset connection (json-body.ts reads and drops the rest)
     const chunks = new TextEncoder().encode(big);
+    let sent = 0;
     const stream = new ReadableStream({
-      start(controller) {
-        for (let i = 0; i < chunks.length; i += 65536) controller.enqueue(chunks.subarray(i, i + 65536));
-        controller.close();
+      async pull(controller) {
+        if (sent >= chunks.length) return controller.close();
+        if (sent > 1024 * 1024) await new Promise((resolve) => setTimeout(resolve, 20));
+        controller.enqueue(chunks.subarray(sent, sent + 16384));
+        sent += 16384;
       },
     });
     const res = await fetch(api.server.url + "/convert", {
