@@ -49,7 +49,17 @@ function textOf(locator: Locator) {
 }
 
 /** The worker has taken up a new server or key: it empties its cache as the last step. */
-async function workerApplied() {
+/**
+ * Waits until the options page saved `expected` (it saves as you type, a field at a time) and the
+ * worker, seeing the change, dropped its cached lookups.
+ */
+async function workerApplied(expected: { serverUrl?: string; apiKey?: string }) {
+  const saved = () =>
+    worker.evaluate(async () => {
+      const api = (globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } }).chrome;
+      return ((await api.storage.local.get("settings")).settings ?? {}) as { serverUrl?: string; apiKey?: string };
+    });
+  await expect.poll(saved, WAIT).toMatchObject(expected);
   const cached = () =>
     worker.evaluate(async () => {
       const api = (globalThis as unknown as { chrome: { storage: { local: { get(k: null): Promise<object> } } } }).chrome;
@@ -509,7 +519,7 @@ describe("browser extension", () => {
       await options.getByLabel("Server URL").fill(counter.url);
       await options.getByLabel("API key").fill(site.publicKey);
       await options.close();
-      await workerApplied();
+      await workerApplied({ serverUrl: counter.url, apiKey: site.publicKey });
 
       const page = await context.newPage();
       await page.goto(`${pages.url}/demo`);
@@ -541,7 +551,7 @@ describe("browser extension", () => {
       const options = await openOptions();
       await options.getByLabel("Server URL").fill(server.url);
       await options.close();
-      await workerApplied();
+      await workerApplied({ serverUrl: server.url });
       await counter.close();
       await limited.stop();
     }
@@ -561,7 +571,7 @@ describe("browser extension", () => {
     const options = await openOptions();
     await options.getByLabel("API key").fill(site.publicKey);
     await options.close();
-    await workerApplied();
+    await workerApplied({ apiKey: site.publicKey });
 
     const page = await context.newPage();
     await page.goto(`${pages.url}/demo`);
