@@ -9,7 +9,7 @@ import { MESSAGES } from "../../lib/schemas/messages.js";
 import { dataSources } from "../geo/engine/credits.js";
 import type { GeoEngine } from "../geo/types.js";
 import type { Project, Storage } from "../storage/types.js";
-import { convertAndStore, UsageFloor } from "./convert-and-store.js";
+import { convertAndStore, UsageFloor, type ConvertOutcome } from "./convert-and-store.js";
 import type { QuotaState } from "./quota-headers.js";
 
 /** GET /convert's answer before it becomes HTTP: the envelope's parts and the route's own headers. */
@@ -26,10 +26,16 @@ export interface OneAnswer {
 }
 
 export interface Converter {
-  usageFloor: UsageFloor;
   /** the `x-data-sources` header every convert answer carries */
   sourcesHeader(): [name: string, value: string];
+  /** addresses converted, stored and counted against the plan, past this process's usage floor */
+  store(project: Project, inputs: readonly string[], lang: string | null): Promise<ConvertOutcome>;
   one(project: Project, input: string, lang: string | null): Promise<OneAnswer>;
+}
+
+/** A refused request's Retry-After: the seconds until the quota period resets, at least 1. */
+export function retryAfterHeader(resetAt: Date): Record<string, string> {
+  return { "Retry-After": String(Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000))) };
 }
 
 export function createConverter(deps: { storage: Storage; engine: GeoEngine }): Converter {
@@ -40,8 +46,10 @@ export function createConverter(deps: { storage: Storage; engine: GeoEngine }): 
   let sourcesAt = -Infinity;
   const withFloor = { ...deps, usageFloor };
 
+  const store = (project: Project, inputs: readonly string[], lang: string | null) => convertAndStore(withFloor, project, inputs, new Date(), lang);
+
   return {
-    usageFloor,
+    store,
     sourcesHeader() {
       const now = performance.now();
       if (now - sourcesAt >= 1000) {
@@ -51,11 +59,10 @@ export function createConverter(deps: { storage: Storage; engine: GeoEngine }): 
       return [DATA_SOURCES_HEADER, sources];
     },
     async one(project, input, lang) {
-      const outcome = await convertAndStore(withFloor, project, [input], new Date(), lang);
+      const outcome = await store(project, [input], lang);
       const quota = { limit: outcome.limit, used: outcome.used, resetAt: outcome.resetAt };
       if (!outcome.accepted) {
-        const retryAfter = Math.max(1, Math.ceil((outcome.resetAt.getTime() - Date.now()) / 1000));
-        return { status: 429, message: MESSAGES.quotaExceeded, dataJson: "null", headers: { "Retry-After": String(retryAfter) }, quota, stored: 0 };
+        return { status: 429, message: MESSAGES.quotaExceeded, dataJson: "null", headers: retryAfterHeader(outcome.resetAt), quota, stored: 0 };
       }
       const item = outcome.items[0]!;
       const headers = { "x-conversion-id": item.conversionId };

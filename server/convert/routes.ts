@@ -11,7 +11,8 @@ import { ApiError, replyJsonChunks, replyJsonText } from "../middleware/envelope
 import { jsonBody } from "../middleware/json-body.js";
 import { API_ROUTES } from "../routes/api-routes.js";
 import { AdmissionQueue, bulkAdmission } from "../middleware/bulk-admission.js";
-import { convertAndStore, UsageFloor, type ConvertedItem } from "./convert-and-store.js";
+import type { ConvertedItem } from "./convert-and-store.js";
+import { retryAfterHeader, type Converter } from "./converter.js";
 import { encodeBulkData } from "./bulk-answer.js";
 import { canonicalLang, isEnglish, langFromAcceptLanguage } from "../geo/lang/index.js";
 
@@ -52,18 +53,10 @@ declare module "hono" {
   }
 }
 
-async function convertForRequest(
-  deps: AppDeps & { usageFloor: UsageFloor },
-  c: Context<AppEnv>,
-  inputs: string[],
-  lang: string | null,
-): Promise<ConvertedItem[]> {
-  const outcome = await convertAndStore(deps, c.get("auth").project, inputs, new Date(), lang);
+async function convertForRequest(converter: Converter, c: Context<AppEnv>, inputs: string[], lang: string | null): Promise<ConvertedItem[]> {
+  const outcome = await converter.store(c.get("auth").project, inputs, lang);
   c.set("quota", { limit: outcome.limit, used: outcome.used, resetAt: outcome.resetAt });
-  if (!outcome.accepted) {
-    const retryAfter = Math.max(1, Math.ceil((outcome.resetAt.getTime() - Date.now()) / 1000));
-    throw new ApiError(429, MESSAGES.quotaExceeded, null, { "Retry-After": String(retryAfter) });
-  }
+  if (!outcome.accepted) throw new ApiError(429, MESSAGES.quotaExceeded, null, retryAfterHeader(outcome.resetAt));
   c.set("conversionsStored", outcome.items.length);
   return outcome.items;
 }
@@ -83,8 +76,7 @@ function bulkBodyMessage(body: unknown): string | null {
 
 export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const { converter } = appDeps;
-  const deps = { ...appDeps, usageFloor: converter.usageFloor };
+  const { converter, engine } = appDeps;
 
   // Every convert answer names the data to credit (the widget links them).
   app.use(API_ROUTES.convert.path, async (c, next) => {
@@ -108,8 +100,8 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     const problem = bulkBodyMessage(body);
     if (problem) throw new ApiError(400, problem);
     const lang = languageFor(c, false);
-    const items = await convertForRequest(deps, c, (body as { ips: string[] }).ips, lang);
-    return replyJsonChunks(c, 200, MESSAGES.success, await encodeBulkData(items, deps.engine.toJson));
+    const items = await convertForRequest(converter, c, (body as { ips: string[] }).ips, lang);
+    return replyJsonChunks(c, 200, MESSAGES.success, await encodeBulkData(items, engine.toJson));
   });
 
   return app;
