@@ -13,7 +13,6 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppDeps } from "../app-types.js";
 import { envelopeText } from "../middleware/envelope.js";
@@ -24,6 +23,7 @@ import { API_ROUTES } from "../routes/api-routes.js";
 import { benchAnswer } from "../routes/bench.js";
 import { quotaHeaderValues } from "./quota-headers.js";
 import { answerLanguage } from "./routes.js";
+import type { OneAnswer } from "./converter.js";
 import type { KeyAuth } from "../storage/types.js";
 
 export interface FastGet {
@@ -36,13 +36,8 @@ export interface FastGet {
 /** the whole query string this path takes: nothing, or `ip=` and address characters */
 const PLAIN_QUERY = /^(?:ip=[0-9A-Za-z.:]*)?$/;
 
-interface Answer {
-  status: ContentfulStatusCode;
-  message: string;
-  dataJson: string;
-  headers: Record<string, string>;
-  stored?: number;
-}
+/** GET /convert's answer (converter.ts), or /bench/lookup's, which stores nothing */
+type Answer = Omit<OneAnswer, "quota" | "stored"> & { stored?: number };
 
 export function createFastGet(deps: AppDeps): FastGet {
   const { config, keys, converter, engine, log, metrics } = deps;

@@ -9,7 +9,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { CommitResult } from "../types.js";
-import type { ConversionColumns, ConversionGroup, DimensionTable, GroupBatch } from "../dialect.js";
+import { emptyColumns, type ConversionColumns, type ConversionGroup, type DimensionTable, type GroupBatch } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 
 /** the numeric columns, in the order they are packed (null as NaN) */
@@ -45,19 +45,10 @@ export function packGroup({ batches, rows }: ConversionGroup): PackedGroup {
 export function unpackGroup(packed: PackedGroup): ConversionGroup {
   const count = packed.uniqueIds.length;
   const rows: ConversionColumns = {
-    project: [],
+    ...emptyColumns(),
     unique_id: packed.uniqueIds,
-    status: [],
     ip: packed.ips,
     ip_key: new Array(count),
-    started_at: [],
-    completed_ms: [],
-    created_ms: [],
-    location: [],
-    network: [],
-    tz_offset: [],
-    time_shift: [],
-    completion_us: [],
     extra: packed.extras,
     seq: new Array(count).fill(0),
   };
