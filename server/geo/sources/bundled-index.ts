@@ -45,11 +45,13 @@ export function loadBundledIndex(dataDir: string, log: Logger): BundledIndex {
     // Missing or unreadable: build it below.
   }
   const started = performance.now();
-  const built = buildFromCsv(asnPackage, countryPackage);
+  // Served from the encoded form, exactly as the next start reads it: the names built from the
+  // CSV are slices of its whole text (31 MB) and would keep it alive for the life of the process.
+  const encoded = encode(buildFromCsv(asnPackage, countryPackage));
   try {
     mkdirSync(dir, { recursive: true });
     const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, encode(built));
+    writeFileSync(temporary, encoded);
     renameSync(temporary, path); // atomic: a concurrent reader sees the old file or the whole new one
     for (const stale of readdirSync(dir)) {
       if (stale.startsWith(FILE_PREFIX) && stale !== fileName && !stale.endsWith(".tmp")) rmSync(join(dir, stale), { force: true });
@@ -58,7 +60,7 @@ export function loadBundledIndex(dataDir: string, log: Logger): BundledIndex {
   } catch (error) {
     log.warn(`geo: could not cache the bundled index in ${dir} (${(error as Error).message}); it is rebuilt at each start`);
   }
-  return { ...built, asnPackage, countryPackage };
+  return { ...decode(encoded), asnPackage, countryPackage };
 }
 
 type IndexData = Omit<BundledIndex, "asnPackage" | "countryPackage">;
