@@ -52,7 +52,7 @@ describe("GroupCommitQueue", () => {
     expect(groups).toEqual([[6, 3], [4], [9]]);
   });
 
-  it("a light item queued behind heavy ones rides with the next group instead of waiting for all of them", async () => {
+  it("light items queued behind a heavy one are written first, in a group of their own, then the heavy one", async () => {
     const groups: number[][] = [];
     let release!: () => void;
     const firstWrite = new Promise<void>((r) => (release = r));
@@ -69,20 +69,53 @@ describe("GroupCommitQueue", () => {
     const later = [100, 100, 1, 100].map((n) => queue.submit(n));
     release();
     await Promise.all([first, ...later]);
-    expect(groups).toEqual([[100], [100, 1], [100], [100]]);
+    expect(groups).toEqual([[100], [1], [100], [100], [100]]);
   });
 
-  it("light items ride along only up to five light items' worth past the bound", async () => {
+  it("light items go first by turns, so a stream of them cannot hold a heavy one back", async () => {
     const groups: number[][] = [];
+    let release!: () => void;
+    const firstWrite = new Promise<void>((r) => (release = r));
     const queue = new GroupCommitQueue<number, number>(
       async (items) => {
         groups.push(items);
+        if (groups.length === 1) await firstWrite;
+        // a light one arrives during every write
+        if (groups.length < 5) void queue.submit(1);
+        return items;
+      },
+      { weigh: (n) => n as number, maxWeight: 100 },
+    );
+    const first = queue.submit(100);
+    await new Promise((r) => setImmediate(r));
+    const later = [100, 1, 100].map((n) => queue.submit(n));
+    release();
+    await Promise.all([first, ...later]);
+    await queue.drain();
+    expect(groups).toEqual([[100], [1, 1], [100, 1], [1], [100, 1]]);
+  });
+
+  it("light items ride along with a heavy one's group only up to five light items' worth past the bound", async () => {
+    const groups: number[][] = [];
+    let release!: () => void;
+    const firstWrite = new Promise<void>((r) => (release = r));
+    const queue = new GroupCommitQueue<number, number>(
+      async (items) => {
+        groups.push(items);
+        if (groups.length === 1) await firstWrite;
+        // while the light one that went first is written, six more arrive behind the heavy one
+        if (groups.length === 2) for (let i = 0; i < 6; i++) void queue.submit(2);
         return items;
       },
       { weigh: (n) => n as number, maxWeight: 100, smallWeight: 2 },
     );
-    await Promise.all([100, 2, 2, 2, 2, 2, 2].map((n) => queue.submit(n)));
-    expect(groups).toEqual([[100, 2, 2, 2, 2, 2], [2]]);
+    const first = queue.submit(100);
+    await new Promise((r) => setImmediate(r));
+    const later = [100, 2].map((n) => queue.submit(n));
+    release();
+    await Promise.all([first, ...later]);
+    await queue.drain();
+    expect(groups).toEqual([[100], [2], [100, 2, 2, 2, 2, 2], [2]]);
   });
 
   it("drain waits for items still being prepared, and a failed preparation rejects only its caller", async () => {
