@@ -3,7 +3,7 @@
  * (~190 bits). Only the SHA-256 hash is stored; the shown `prefix` is the first four random
  * characters.
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 import { KEY_PREFIX } from "../../lib/schemas/api.js";
 import type { KeyKind } from "../storage/types.js";
 
@@ -29,7 +29,7 @@ function randomBase62(length: number): string {
 }
 
 export function hashKey(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
+  return hash("sha256", value, "hex");
 }
 
 export function generateKey(kind: KeyKind): GeneratedKey {
