@@ -26,6 +26,7 @@ import pg from "pg";
 import { createStorage } from "../server/storage/index.js";
 import type { NewConversion } from "../server/storage/types.js";
 import { randomIpv4, randomIpv6, sampleConversion } from "../test/helpers/sample-conversions.js";
+import { newPartToken } from "../server/geo/engine/part-tokens.js";
 
 const { values } = parseArgs({
   options: {
@@ -39,7 +40,7 @@ const { values } = parseArgs({
 });
 const BATCH = 5000;
 const VARIANTS = 240;
-const variantParts = Array.from({ length: VARIANTS }, () => ({ location: {}, network: {} }));
+const variantParts = Array.from({ length: VARIANTS }, () => ({ location: newPartToken(), network: newPartToken() }));
 const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = `ipatlas_cpu_${randomBytes(4).toString("hex")}`;
 const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-cpu-"));

@@ -23,6 +23,7 @@ import type { PostgresDialect } from "../server/storage/postgres/dialect.js";
 import type { SqlStorage } from "../server/storage/sql-storage.js";
 import { randomIpv4, randomIpv6, sampleConversion } from "../test/helpers/sample-conversions.js";
 import type { ListQuery, NewConversion } from "../server/storage/types.js";
+import { newPartToken } from "../server/geo/engine/part-tokens.js";
 
 const { values } = parseArgs({
   options: {
@@ -47,7 +48,7 @@ const BATCH = 5000;
  * costs the server rather than re-serialising every location.
  */
 const VARIANTS = 240;
-const variantParts = Array.from({ length: VARIANTS }, () => ({ location: {}, network: {} }));
+const variantParts = Array.from({ length: VARIANTS }, () => ({ location: newPartToken(), network: newPartToken() }));
 
 const dataDir = backend === "sqlite" && values.keep ? values.keep : mkdtempSync(join(tmpdir(), "ipatlas-bench-"));
 const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";

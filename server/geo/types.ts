@@ -16,8 +16,21 @@ export interface ConvertResult {
  * `registered_country` and `asn`. A different token says nothing: the parts may still be equal.
  */
 export interface ConvertParts {
-  location: object;
-  network: object;
+  location: PartToken;
+  network: PartToken;
+}
+
+/**
+ * One part's identity. What is made from a part once is kept on its token, so it lives exactly as
+ * long as the token does. Fields, not WeakMaps keyed by tokens: every WeakMap entry is an
+ * ephemeron, and with the record caches full V8's full collections spent most of their 20-70 ms
+ * pauses on them under random-address load (4-12 ms pauses without; `--trace-gc-nvp`).
+ */
+export interface PartToken {
+  /** the part's JSON text (engine/ip-object-json.ts); `tail` is what follows `time_now`'s value */
+  json: { head: string; tail: string | null } | undefined;
+  /** the part as storage keeps it (storage/record-codec.ts), of storage's own type */
+  stored: unknown;
 }
 
 export interface GeoDatabaseInfo {

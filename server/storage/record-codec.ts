@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { ConversionStatus } from "../../lib/schemas/api.js";
-import type { ConvertParts } from "../geo/types.js";
+import type { ConvertParts, PartToken } from "../geo/types.js";
 import type { NewConversion } from "./types.js";
 import { foldAscii, ipToKey, keyType } from "./ip-bytes.js";
 
@@ -98,14 +98,9 @@ export function dimension(value: unknown): Dimension {
  * The engine's identity tokens (ConvertParts in ../geo/types.ts) spare the JSON text of a part
  * seen before: most rows of a bulk request share their location and network with earlier ones.
  */
-const locationsByToken = new WeakMap<object, Dimension>();
-const networksByToken = new WeakMap<object, Dimension>();
-
-function dimensionByToken(tokens: WeakMap<object, Dimension>, token: object | undefined, value: () => unknown): Dimension {
+function dimensionByToken(token: PartToken | undefined, value: () => unknown): Dimension {
   if (!token) return dimension(value());
-  let dim = tokens.get(token);
-  if (!dim) tokens.set(token, (dim = dimension(value())));
-  return dim;
+  return (token.stored ??= dimension(value())) as Dimension;
 }
 
 const TIME_NOW = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})([+-])(\d{2}):(\d{2})$/;
@@ -146,8 +141,8 @@ export function encodeRecord(data: IpObject, startedAt: number, parts?: ConvertP
   const record: EncodedRecord = {
     ip: data.ip === null ? null : foldAscii(data.ip),
     ipKey: null,
-    location: dimensionByToken(locationsByToken, parts?.location, () => ({ is_eu: data.is_eu, continent: withoutTimeNow(data.continent) })),
-    network: dimensionByToken(networksByToken, parts?.network, () => ({ registered_country: data.registered_country, asn: data.asn })),
+    location: dimensionByToken(parts?.location, () => ({ is_eu: data.is_eu, continent: withoutTimeNow(data.continent) })),
+    network: dimensionByToken(parts?.network, () => ({ registered_country: data.registered_country, asn: data.asn })),
     tzOffset: null,
     timeShift: 0,
     completionUs: null,

@@ -7,25 +7,18 @@
  * `JSON.stringify(result.data)`, key order included (ip-object-json.test.ts checks).
  */
 import type { IpObject } from "../../../lib/schemas/ip-object.js";
-import type { ConvertResult } from "../types.js";
+import type { ConvertResult, PartToken } from "../types.js";
 
 /** what a location token's text is cut at: its own JSON escape cannot occur in real data */
 const GAP = "\u0000time_now\u0000";
 const GAP_JSON = JSON.stringify(GAP);
 
-interface LocationText {
-  /** text before `time_now`'s value, or the whole part when it has no time zone */
-  head: string;
-  /** text after it; null when there is no gap */
-  tail: string | null;
-}
+/** a part's text: before `time_now`'s value, and after it (null when the part has no time zone) */
+type PartText = NonNullable<PartToken["json"]>;
 
 type City = NonNullable<NonNullable<NonNullable<IpObject["continent"]>["country"]>["city"]>;
 
 export class IpObjectJson {
-  private locations = new WeakMap<object, LocationText>();
-  private networks = new WeakMap<object, string>();
-
   stringify(result: ConvertResult): string {
     const data = result.data;
     if (!result.parts) return JSON.stringify(data);
@@ -37,8 +30,8 @@ export class IpObjectJson {
     return `{"ip":${JSON.stringify(data.ip)},"type":${JSON.stringify(data.type)},${middle},${this.network(result.parts.network, data)},"completion_time":${completion}}`;
   }
 
-  private location(token: object, data: IpObject): LocationText {
-    let text = this.locations.get(token);
+  private location(token: PartToken, data: IpObject): PartText {
+    let text = token.json;
     if (text) return text;
     const city = data.continent?.country?.city as City | null | undefined;
     const timezone = city?.timezone;
@@ -55,16 +48,12 @@ export class IpObjectJson {
       json = JSON.stringify({ is_eu: data.is_eu, continent: data.continent }).slice(1, -1);
       text = { head: json, tail: null };
     }
-    this.locations.set(token, text);
+    token.json = text;
     return text;
   }
 
-  private network(token: object, data: IpObject): string {
-    let text = this.networks.get(token);
-    if (text === undefined) {
-      text = JSON.stringify({ registered_country: data.registered_country, asn: data.asn }).slice(1, -1);
-      this.networks.set(token, text);
-    }
-    return text;
+  private network(token: PartToken, data: IpObject): string {
+    token.json ??= { head: JSON.stringify({ registered_country: data.registered_country, asn: data.asn }).slice(1, -1), tail: null };
+    return token.json.head;
   }
 }

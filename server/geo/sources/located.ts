@@ -6,6 +6,7 @@
 import tzlookup from "@photostructure/tz-lookup";
 import { subdivisionCode } from "../country/subdivision-codes.js";
 import type { Names } from "../lang/index.js";
+import type { PartToken } from "../types.js";
 
 export interface Place {
   code: string | null;
@@ -35,6 +36,8 @@ export interface Located {
   city: CityFacts | null;
   /** only MaxMind City records carry it; the bundled data takes it from asn-country */
   registeredCountry: Place | null;
+  /** this location's part tokens, by language and flag base (engine/part-tokens.ts): kept with the cached record */
+  partTokens?: Map<object, PartToken>;
 }
 
 /** ip-location-db city record: `country_code, state1, state2, city, postcode, latitude, longitude, timezone`. */
@@ -70,6 +73,7 @@ export function fromFlatRecord(record: FlatCityRecord): Located {
       timeZone: record.timezone || (latitude !== null && longitude !== null ? zoneAt(latitude, longitude) : null),
     },
     registeredCountry: null,
+    partTokens: undefined,
   };
 }
 
@@ -135,6 +139,7 @@ export function fromMaxMindRecord(record: MaxMindCityRecord): Located {
         }
       : null,
     registeredCountry: place(record.registered_country),
+    partTokens: undefined,
   };
 }
 
