@@ -4,6 +4,7 @@
 import { appendFileSync } from "node:fs";
 import { PerformanceObserver, constants, monitorEventLoopDelay } from "node:perf_hooks";
 import { isMainThread } from "node:worker_threads";
+import cluster from "node:cluster";
 
 if (isMainThread && process.env.IPATLAS_LOOP_PROBE && process.argv.includes("serve")) {
   const delay = monitorEventLoopDelay({ resolution: 2 });
@@ -22,7 +23,9 @@ if (isMainThread && process.env.IPATLAS_LOOP_PROBE && process.argv.includes("ser
       const sorted = [...list].sort((a, b) => a - b);
       return { count: sorted.length, totalMs: sorted.reduce((a, b) => a + b, 0), p50: sorted[sorted.length >> 1] ?? 0, max: sorted.at(-1) ?? 0, over20: sorted.filter((ms) => ms > 20).length };
     };
-    const figures = { delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6, minor: summary(pauses.minor), major: summary(pauses.major) };
-    appendFileSync(process.env.IPATLAS_LOOP_PROBE, JSON.stringify(figures));
+    // a line per process: with --workers N the primary (which has workers, and serves nothing) and each worker write one
+    const serving = !(cluster.isPrimary && Object.keys(cluster.workers ?? {}).length > 0);
+    const figures = { serving, delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6, minor: summary(pauses.minor), major: summary(pauses.major) };
+    appendFileSync(process.env.IPATLAS_LOOP_PROBE, `${JSON.stringify(figures)}\n`);
   });
 }

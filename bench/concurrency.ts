@@ -38,27 +38,37 @@ const percentile = (list: number[], p: number) => {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 };
 
-/** CPU time (ms) a process has used, threads included: a figure that depends less on the machine's other load */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+/** a process and its children (the workers of --workers N) */
+function processTree(pid: number): number[] {
+  try {
+    return [pid, ...execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number)];
+  } catch {
+    return [pid]; // no children
+  }
 }
 
-/** peak resident set (kB) of a process and its children */
-function peakRssKb(pid: number): number {
-  const pids = [pid];
-  try {
-    pids.push(...execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number));
-  } catch {
-    // no children
-  }
-  return pids.reduce((sum, p) => {
+/** what /proc says of each process of the tree, summed; a process gone meanwhile counts 0 */
+function sumOverTree(pid: number, read: (p: number) => number): number {
+  return processTree(pid).reduce((sum, p) => {
     try {
-      return sum + Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+      return sum + read(p);
     } catch {
       return sum;
     }
   }, 0);
+}
+
+/** CPU time (ms) the server's processes have used, threads included: a figure that depends less on the machine's other load */
+function cpuMs(pid: number): number {
+  return sumOverTree(pid, (p) => {
+    const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  });
+}
+
+/** peak resident set (kB) of the server's processes */
+function peakRssKb(pid: number): number {
+  return sumOverTree(pid, (p) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0));
 }
 
 // The probes run on their own event loop: this thread spends its time on the bulks' bodies.
@@ -137,7 +147,8 @@ try {
     }
   };
   const cpuBefore = cpuMs(server.process.pid!);
-  server.process.kill("SIGUSR2");
+  // every process's probe starts its measured window now (a cluster's primary does not pass signals on)
+  for (const pid of processTree(server.process.pid!)) process.kill(pid, "SIGUSR2");
   let peakKb = 0;
   const sampler = setInterval(() => (peakKb = Math.max(peakKb, peakRssKb(server.process.pid!))), 250);
   await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
@@ -162,10 +173,16 @@ try {
 }
 if (existsSync(loopProbe)) {
   type Pauses = { count: number; totalMs: number; p50: number; max: number; over20: number };
-  const inside = JSON.parse(readFileSync(loopProbe, "utf8")) as { delayP99: number; delayMax: number; minor: Pauses; major: Pauses };
+  // one line per server process; with --workers N the primary (which serves nothing) is left out
+  type Inside = { serving: boolean; delayP99: number; delayMax: number; minor: Pauses; major: Pauses };
+  const lines = readFileSync(loopProbe, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Inside);
+  const serving = lines.filter((inside) => inside.serving);
   rmSync(loopProbe);
   const pauses = (p: Pauses) => `${p.count}, ${p.totalMs.toFixed(0)} ms in all, p50 ${p.p50.toFixed(1)} / max ${p.max.toFixed(1)} ms, ${p.over20} over 20 ms`;
-  console.log(`${"server event-loop delay p99 / max ms (inside the server)".padEnd(56)} ${inside.delayP99.toFixed(1)} / ${inside.delayMax.toFixed(1)}`);
-  console.log(`${"server minor GC pauses".padEnd(56)} ${pauses(inside.minor)}`);
-  console.log(`${"server major GC pauses".padEnd(56)} ${pauses(inside.major)}`);
+  serving.forEach((inside, i) => {
+    const of = serving.length > 1 ? ` (worker ${i + 1})` : "";
+    console.log(`${`server event-loop delay p99 / max ms${of}`.padEnd(56)} ${inside.delayP99.toFixed(1)} / ${inside.delayMax.toFixed(1)}`);
+    console.log(`${`server minor GC pauses${of}`.padEnd(56)} ${pauses(inside.minor)}`);
+    console.log(`${`server major GC pauses${of}`.padEnd(56)} ${pauses(inside.major)}`);
+  });
 }
