@@ -19,8 +19,10 @@ export const serveCommands: Command[] = [
       "metrics-port": { type: "string", valueName: "PORT", description: "serve /metrics on its own port (IPATLAS_METRICS_PORT; default with --workers > 1: 9464)" },
     },
     async run(ctx) {
-      // One process by default: on the 2-core machine it is measured on, a second worker did not
-      // add throughput and doubles the memory (docs/api.md). `auto` is one per core.
+      // One process by default: on the 2-core machine it is measured on, a second worker adds
+      // lookups but not stored conversions, doubles the memory past the 600 MB budget under bulk
+      // load and slows a GET that waits for the other worker's SQLite turn (docs/api.md). `auto`
+      // is one per core.
       const workers = ctx.options.workers === undefined ? 1 : ctx.options.workers === "auto" ? availableParallelism() : Number(ctx.options.workers);
       if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError("--workers must be an integer between 1 and 64");
       const [{ runServer }, { runClustered }] = await Promise.all([import("../../serve.js"), import("../../cluster.js")]);
