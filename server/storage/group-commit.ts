@@ -12,10 +12,7 @@ export interface GroupCommitOptions {
   /** weight of one item (e.g. its row count) against `maxWeight` */
   weigh?: (item: unknown) => number;
   maxWeight?: number;
-  /**
-   * items this light are written ahead of a heavier one waiting before them, and ride along with
-   * the next group up to 5 × this past maxWeight (default maxWeight / 50)
-   */
+  /** items this light join the next group ahead of heavier ones, up to 5 × this past maxWeight (default maxWeight / 50) */
   smallWeight?: number;
 }
 
@@ -45,8 +42,6 @@ export class GroupCommitQueue<T, R> {
   private readonly maxWeight: number;
   private readonly smallWeight: number;
   private readonly weigh: (item: T) => number;
-  /** whether the last group was small submissions taken ahead of a heavy one */
-  private smallWentFirst = false;
 
   /** `writeGroup` writes all items in one transaction and returns one result per item, in order. */
   constructor(
@@ -96,17 +91,6 @@ export class GroupCommitQueue<T, R> {
   }
 
   private takeGroup(): Pending<T, R>[] {
-    // Small submissions waiting behind a heavy one (a GET /convert's row behind a 5000-row bulk)
-    // are written first, in a group of their own: they wait for the group in flight, not also for
-    // the bulk. Turn about, so a stream of small ones cannot hold a bulk back.
-    if (!this.smallWentFirst && this.weigh(this.pending[0]!.item) > this.smallWeight) {
-      const small = this.takeSmall(this.maxWeight);
-      if (small.length) {
-        this.smallWentFirst = true;
-        return small;
-      }
-    }
-    this.smallWentFirst = false;
     let weight = 0;
     let count = 0;
     while (count < this.pending.length && count < this.maxItems) {
@@ -116,28 +100,24 @@ export class GroupCommitQueue<T, R> {
       count++;
     }
     const group = this.pending.splice(0, count);
-    // Small ones further back ride along with this group; together at most five small ones'
-    // worth, so a group stays near its bound.
-    if (group.length < this.maxItems) group.push(...this.takeSmall(5 * this.smallWeight, this.maxItems - group.length));
-    return group;
-  }
-
-  /** Takes small pending submissions, in order, up to `maxWeight` in all and `maxItems` of them. */
-  private takeSmall(maxWeight: number, maxItems = this.maxItems): Pending<T, R>[] {
-    const taken: Pending<T, R>[] = [];
-    const rest: Pending<T, R>[] = [];
-    let weight = 0;
-    for (const p of this.pending) {
-      const w = this.weigh(p.item);
-      if (taken.length < maxItems && w <= this.smallWeight && weight + w <= maxWeight) {
-        taken.push(p);
-        weight += w;
-      } else {
-        rest.push(p);
+    // Small submissions further back (a GET /convert's one row) ride along with this group
+    // instead of waiting behind every whole bulk queued before them; together at most five small
+    // ones' worth, so a group stays near its bound.
+    if (this.pending.length && group.length < this.maxItems) {
+      const rest: Pending<T, R>[] = [];
+      let extra = 0;
+      for (const p of this.pending) {
+        const w = this.weigh(p.item);
+        if (group.length < this.maxItems && w <= this.smallWeight && extra + w <= 5 * this.smallWeight) {
+          group.push(p);
+          extra += w;
+        } else {
+          rest.push(p);
+        }
       }
+      this.pending = rest;
     }
-    if (taken.length) this.pending = rest;
-    return taken;
+    return group;
   }
 
   private async writeNext(group: Pending<T, R>[]): Promise<void> {
