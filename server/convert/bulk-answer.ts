@@ -6,7 +6,7 @@
  * engine's cached fragments (ip-object-json.ts). Encoding yields every few milliseconds.
  */
 import type { ConvertedItem } from "./convert-and-store.js";
-import { TimeSlice } from "./time-slice.js";
+import { TimeSlice } from "../time-slice.js";
 
 const CHUNK_BYTES = 64 * 1024;
 /** UTF-8 needs at most 3 bytes per UTF-16 code unit */

@@ -9,7 +9,7 @@ import { planLimit } from "../../lib/schemas/api.js";
 import type { GeoEngine, ConvertResult } from "../geo/types.js";
 import type { Project, Storage } from "../storage/types.js";
 import { periodOf } from "./period.js";
-import { TimeSlice } from "./time-slice.js";
+import { TimeSlice } from "../time-slice.js";
 
 /**
  * Text both databases can store and index: NUL and unpaired surrogates (which PostgreSQL refuses
