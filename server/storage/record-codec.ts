@@ -11,6 +11,7 @@ import type { ConversionStatus } from "../../lib/schemas/api.js";
 import type { ConvertParts, PartToken } from "../geo/types.js";
 import type { NewConversion } from "./types.js";
 import { foldAscii, ipToKey, keyType } from "./ip-bytes.js";
+import { TimeSlice } from "../time-slice.js";
 
 /** A deduplicated part: stored once per distinct JSON text. */
 export interface Dimension {
@@ -185,17 +186,15 @@ export function encodeRecord(data: IpObject, startedAt: number, parts?: ConvertP
   return record;
 }
 
-/** rows encoded between two yields of the event loop */
-const ENCODE_SLICE = 1000;
-
 /**
- * encodeRecord for a whole batch, in slices: a 5000-row bulk would otherwise hold the event loop
- * for the time of all of them, and every other request with it.
+ * encodeRecord for a whole batch, in time slices (TimeSlice): a 5000-row bulk would otherwise hold
+ * the event loop for the time of all of them, and every other request with it.
  */
 export async function encodeConversions(conversions: readonly NewConversion[]): Promise<EncodedRecord[]> {
   const records: EncodedRecord[] = new Array(conversions.length);
+  const slice = new TimeSlice();
   for (let i = 0; i < conversions.length; i++) {
-    if (i > 0 && i % ENCODE_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (slice.due()) await slice.pause();
     const conversion = conversions[i]!;
     records[i] = encodeRecord(conversion.data, conversion.startedAt, conversion.parts);
   }
