@@ -25,8 +25,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { createStorage } from "../server/storage/index.js";
 import type { NewConversion } from "../server/storage/types.js";
-import { randomIpv4, randomIpv6, sampleConversion } from "../test/helpers/sample-conversions.js";
-import { newPartToken } from "../server/geo/engine/part-tokens.js";
+import { sampleConversionWithParts } from "../test/helpers/sample-conversions.js";
 
 const { values } = parseArgs({
   options: {
@@ -39,19 +38,13 @@ const { values } = parseArgs({
   },
 });
 const BATCH = 5000;
-const VARIANTS = 240;
-const variantParts = Array.from({ length: VARIANTS }, () => ({ location: newPartToken(), network: newPartToken() }));
 const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = `ipatlas_cpu_${randomBytes(4).toString("hex")}`;
 const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-cpu-"));
 const storage = await createStorage(values.backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir, sqliteWriterThread: values["writer-thread"] });
 
 function batch(rows = BATCH): NewConversion[] {
-  return Array.from({ length: rows }, () => {
-    const variant = Math.floor(Math.random() * VARIANTS);
-    const conversion = sampleConversion(Math.random() < 0.2 ? randomIpv6() : randomIpv4(), variant);
-    return { ...conversion, parts: variantParts[variant] };
-  });
+  return Array.from({ length: rows }, () => sampleConversionWithParts(0.2));
 }
 
 try {

@@ -21,9 +21,8 @@ import { createStorage, parseIpSearch, type Storage } from "../server/storage/in
 import { SQLITE_FILE, type SqliteDialect } from "../server/storage/sqlite/dialect.js";
 import type { PostgresDialect } from "../server/storage/postgres/dialect.js";
 import type { SqlStorage } from "../server/storage/sql-storage.js";
-import { randomIpv4, randomIpv6, sampleConversion } from "../test/helpers/sample-conversions.js";
+import { sampleConversionWithParts } from "../test/helpers/sample-conversions.js";
 import type { ListQuery, NewConversion } from "../server/storage/types.js";
-import { newPartToken } from "../server/geo/engine/part-tokens.js";
 
 const { values } = parseArgs({
   options: {
@@ -42,13 +41,6 @@ const runs = Number(values.runs);
 /** share of IPv6 addresses among the stored conversions */
 const IPV6_SHARE = 0.2;
 const BATCH = 5000;
-/**
- * The engine hands identity tokens for the repeating parts of a result (ConvertParts); so does the
- * bench, one pair per sample variant (a variant fixes both parts), so that a commit costs what it
- * costs the server rather than re-serialising every location.
- */
-const VARIANTS = 240;
-const variantParts = Array.from({ length: VARIANTS }, () => ({ location: newPartToken(), network: newPartToken() }));
 
 const dataDir = backend === "sqlite" && values.keep ? values.keep : mkdtempSync(join(tmpdir(), "ipatlas-bench-"));
 const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -63,11 +55,7 @@ try {
   const commits: number[] = [];
   for (let done = kept ? count : 0; done < count; done += BATCH) {
     const conversions: NewConversion[] = [];
-    for (let i = 0; i < Math.min(BATCH, count - done); i++) {
-      const variant = Math.floor(Math.random() * VARIANTS);
-      const conversion = sampleConversion(Math.random() < IPV6_SHARE ? randomIpv6() : randomIpv4(), variant);
-      conversions.push({ ...conversion, parts: variantParts[variant] });
-    }
+    for (let i = 0; i < Math.min(BATCH, count - done); i++) conversions.push(sampleConversionWithParts(IPV6_SHARE));
     const start = performance.now();
     await storage.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions });
     if (conversions.length === BATCH) commits.push(performance.now() - start);

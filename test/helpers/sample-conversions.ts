@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { NewConversion } from "../../server/storage/types.js";
+import { newPartToken } from "../../server/geo/engine/part-tokens.js";
 
 const CITIES = [
   { city: "London", code: "GB", country: "United Kingdom", tz: "Europe/London", offset: 0, lat: 51.5, eu: false },
@@ -78,7 +79,10 @@ export function sampleIpObject(ip: string, startedAt: number, variant = 0): IpOb
   };
 }
 
-export function sampleConversion(ip = randomIpv4(), variant = Math.floor(Math.random() * 240)): NewConversion {
+/** how many sample variants there are; a variant fixes the location and the network part */
+export const SAMPLE_VARIANTS = 240;
+
+export function sampleConversion(ip = randomIpv4(), variant = Math.floor(Math.random() * SAMPLE_VARIANTS)): NewConversion {
   const startedAt = Date.now();
   return {
     uniqueId: randomUUID(),
@@ -87,4 +91,17 @@ export function sampleConversion(ip = randomIpv4(), variant = Math.floor(Math.ra
     startedAt,
     completedAt: startedAt + 1,
   };
+}
+
+/**
+ * The engine hands identity tokens for the repeating parts of a result (ConvertParts); so do the
+ * storage benches, one pair per sample variant, so that a commit costs what it costs the server
+ * rather than re-serialising every location.
+ */
+const variantParts = Array.from({ length: SAMPLE_VARIANTS }, () => ({ location: newPartToken(), network: newPartToken() }));
+
+/** A sample conversion of a random address (IPv6 at `ipv6Share`) with its variant's parts. */
+export function sampleConversionWithParts(ipv6Share: number): NewConversion {
+  const variant = Math.floor(Math.random() * SAMPLE_VARIANTS);
+  return { ...sampleConversion(Math.random() < ipv6Share ? randomIpv6() : randomIpv4(), variant), parts: variantParts[variant] };
 }
