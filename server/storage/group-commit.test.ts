@@ -1,5 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { GroupCommitQueue } from "./group-commit.js";
+import { GroupCommitQueue, type GroupCommitOptions } from "./group-commit.js";
+
+/** A queue of numbers that records each group it writes; `holdFirst`: its first write waits for `release()`. */
+function recordingQueue(options: GroupCommitOptions = {}, holdFirst = false) {
+  const groups: number[][] = [];
+  let release = () => {};
+  const firstWrite = holdFirst ? new Promise<void>((r) => (release = r)) : Promise.resolve();
+  const queue = new GroupCommitQueue<number, number>(async (items) => {
+    groups.push(items);
+    if (groups.length === 1) await firstWrite;
+    return items;
+  }, options);
+  return { queue, groups, release: () => release() };
+}
 
 describe("GroupCommitQueue", () => {
   it("writes items submitted together as one group and resolves each with its own result", async () => {
@@ -14,14 +27,7 @@ describe("GroupCommitQueue", () => {
   });
 
   it("collects items that arrive during a write into the next group", async () => {
-    const groups: number[][] = [];
-    let release!: () => void;
-    const firstWrite = new Promise<void>((r) => (release = r));
-    const queue = new GroupCommitQueue<number, number>(async (items) => {
-      groups.push(items);
-      if (groups.length === 1) await firstWrite;
-      return items;
-    });
+    const { queue, groups, release } = recordingQueue({}, true);
     const first = queue.submit(1);
     await new Promise((r) => setImmediate(r));
     const later = [2, 3, 4].map((n) => queue.submit(n));
@@ -40,30 +46,13 @@ describe("GroupCommitQueue", () => {
   });
 
   it("splits groups by weight", async () => {
-    const groups: number[][] = [];
-    const queue = new GroupCommitQueue<number, number>(
-      async (items) => {
-        groups.push(items);
-        return items;
-      },
-      { weigh: (n) => n as number, maxWeight: 10 },
-    );
+    const { queue, groups } = recordingQueue({ weigh: (n) => n as number, maxWeight: 10 });
     await Promise.all([6, 3, 4, 9].map((n) => queue.submit(n)));
     expect(groups).toEqual([[6, 3], [4], [9]]);
   });
 
   it("a light item queued behind heavy ones rides with the next group instead of waiting for all of them", async () => {
-    const groups: number[][] = [];
-    let release!: () => void;
-    const firstWrite = new Promise<void>((r) => (release = r));
-    const queue = new GroupCommitQueue<number, number>(
-      async (items) => {
-        groups.push(items);
-        if (groups.length === 1) await firstWrite;
-        return items;
-      },
-      { weigh: (n) => n as number, maxWeight: 100 },
-    );
+    const { queue, groups, release } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100 }, true);
     const first = queue.submit(100);
     await new Promise((r) => setImmediate(r));
     const later = [100, 100, 1, 100].map((n) => queue.submit(n));
@@ -73,14 +62,7 @@ describe("GroupCommitQueue", () => {
   });
 
   it("light items ride along only up to five light items' worth past the bound", async () => {
-    const groups: number[][] = [];
-    const queue = new GroupCommitQueue<number, number>(
-      async (items) => {
-        groups.push(items);
-        return items;
-      },
-      { weigh: (n) => n as number, maxWeight: 100, smallWeight: 2 },
-    );
+    const { queue, groups } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100, smallWeight: 2 });
     await Promise.all([100, 2, 2, 2, 2, 2, 2].map((n) => queue.submit(n)));
     expect(groups).toEqual([[100, 2, 2, 2, 2, 2], [2]]);
   });
