@@ -6,8 +6,9 @@
  * The first worker starts alone, so migrations and the first-run project happen exactly once;
  * the others start after it is ready. No worker listens before all are ready (`readyToListen`):
  * a client that connects at once (a load balancer's pool, a benchmark) keeps its connections on
- * the worker that took them, so a worker that listened alone would serve them all. A worker that dies after it has served is replaced; one that
- * dies before it ever listened stops the whole cluster (no crash loop of stack traces).
+ * the worker that took them, so a worker that listened alone would serve them all. A worker that
+ * dies after it has served is replaced; one that dies before it ever listened stops the whole
+ * cluster (no crash loop of stack traces).
  * SIGTERM/SIGINT reach every worker, which shut down gracefully; the primary exits 0 once all did.
  */
 import cluster, { type Worker } from "node:cluster";
