@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseIp } from "./parse.js";
+import ipaddr from "ipaddr.js";
+import { dottedQuadOctets, parseIp } from "./parse.js";
 
 describe("parseIp", () => {
   it.each([
@@ -64,5 +65,33 @@ describe("parseIp", () => {
     "8.8.8.8\u0000",
   ])("rejects %j", (input) => {
     expect(parseIp(input)).toBeNull();
+  });
+});
+
+describe("dottedQuadOctets", () => {
+  /** the reference: ipaddr's general parse, kept only when it writes the text back unchanged */
+  const canonical = (text: string): number[] | null => {
+    try {
+      const address = ipaddr.IPv4.parse(text);
+      return address.toString() === text ? address.octets : null;
+    } catch {
+      return null;
+    }
+  };
+
+  it("reads exactly the canonical dotted quads, as ipaddr's parse and round trip do", () => {
+    const spellings = [
+      "1.2.3.4", "0.0.0.0", "255.255.255.255", "81.2.69.160", "256.1.1.1", "1.2.3", "1.2.3.4.5", "1..3.4", ".1.2.3", "1.2.3.",
+      "01.2.3.4", "0.0.0.00", "1.2.3.0x10", "0x7f.0.0.1", "1.2.3.1234", "1.2.3.-4", " 1.2.3.4", "1.2.3.4 ", "", "127.1",
+      "4294967295", "1.2.3.4a", "١.2.3.4", "1.2.3.4/24", "1.2.3.4:80",
+    ];
+    for (const text of spellings) expect(dottedQuadOctets(text), text).toEqual(canonical(text));
+  });
+
+  it("agrees with ipaddr on random addresses", () => {
+    for (let i = 0; i < 2000; i++) {
+      const text = Array.from({ length: 4 }, () => Math.floor(Math.random() * 256)).join(".");
+      expect(dottedQuadOctets(text)).toEqual(canonical(text));
+    }
   });
 });

@@ -48,19 +48,42 @@ export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
     const lastColon = text.lastIndexOf(":");
     const tail = text.slice(lastColon + 1);
     if (!tail.includes(".")) return ipaddr.IPv6.parse(text);
-    if (!ipaddr.IPv4.isValidFourPartDecimal(tail)) return null;
+    const octets = dottedQuadOctets(tail);
+    if (!octets) return null;
     // ipaddr.js reads `::1.2.3.4` (IPv4-compatible) as `::ffff:1.2.3.4` (IPv4-mapped), a
     // different address; the quad as two hex groups parses as written.
-    const [a, b, c, d] = ipaddr.IPv4.parse(tail).octets as [number, number, number, number];
+    const [a, b, c, d] = octets;
     return ipaddr.IPv6.parse(`${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`);
   }
-  // ipaddr.js also reads `127.1`, hex and octal (`010` = 8); only text that is already the
-  // canonical dotted quad survives the round trip, which rules all of those out in one parse.
-  let address: ipaddr.IPv4;
-  try {
-    address = ipaddr.IPv4.parse(text);
-  } catch {
-    return null;
+  // only the canonical dotted quad: ipaddr.js would also read `127.1`, hex and octal (`010` = 8)
+  const octets = dottedQuadOctets(text);
+  return octets ? new ipaddr.IPv4(octets) : null;
+}
+
+/**
+ * The octets of an IPv4 address written canonically (four decimals 0-255, no leading zeros), or
+ * null for any other text. Read by hand because every conversion and every stored row needs one:
+ * ipaddr's general parse, which knows the other spellings, costs several times as much.
+ */
+export function dottedQuadOctets(text: string): [number, number, number, number] | null {
+  const octets: [number, number, number, number] = [0, 0, 0, 0];
+  let part = 0;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 46; // the end closes the last part like a dot
+    if (code === 46) {
+      if (digits === 0 || value > 255 || part > 3) return null;
+      octets[part++] = value;
+      value = 0;
+      digits = 0;
+    } else if (code >= 48 && code <= 57) {
+      if (digits > 0 && value === 0) return null; // a leading zero
+      value = value * 10 + code - 48;
+      if (++digits > 3) return null;
+    } else {
+      return null;
+    }
   }
-  return address.toString() === text ? address : null;
+  return part === 4 ? octets : null;
 }

@@ -4,13 +4,15 @@
  */
 import ipaddr from "ipaddr.js";
 import { parseCidr } from "../../lib/ip/cidr.js";
+import { dottedQuadOctets } from "../../lib/ip/parse.js";
 import type { IpFilter } from "./types.js";
 
 /** `[4, a, b, c, d]` or `[6, ...16 bytes]`; null when the text is not an address of that type. */
 export function ipToKey(ip: string, type: "ipv4" | "ipv6"): Uint8Array | null {
   if (type === "ipv4") {
-    const key = dottedDecimalKey(ip);
-    if (key) return key;
+    // the engine writes IPv4 canonically: every row of a bulk then skips ipaddr's general parse
+    const octets = dottedQuadOctets(ip);
+    if (octets) return Uint8Array.of(4, ...octets);
   }
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
@@ -21,35 +23,6 @@ export function ipToKey(ip: string, type: "ipv4" | "ipv6"): Uint8Array | null {
   if ((type === "ipv4") !== (parsed.kind() === "ipv4")) return null;
   const bytes = parsed.toByteArray();
   return Uint8Array.from([type === "ipv4" ? 4 : 6, ...bytes]);
-}
-
-/**
- * The key of an IPv4 address written as the engine writes it (four decimals, no leading zeros),
- * without ipaddr's general parse: every row of a bulk needs one. Anything else is null and goes
- * to ipaddr, which knows the other spellings.
- */
-function dottedDecimalKey(ip: string): Uint8Array | null {
-  const key = new Uint8Array(5);
-  key[0] = 4;
-  let part = 1;
-  let value = 0;
-  let digits = 0;
-  for (let i = 0; i <= ip.length; i++) {
-    const code = i < ip.length ? ip.charCodeAt(i) : 46; // the end closes the last part like a dot
-    if (code === 46) {
-      if (digits === 0 || value > 255 || part > 4) return null;
-      key[part++] = value;
-      value = 0;
-      digits = 0;
-    } else if (code >= 48 && code <= 57) {
-      if (digits > 0 && value === 0) return null; // a leading zero: octal to ipaddr
-      value = value * 10 + code - 48;
-      if (++digits > 3) return null;
-    } else {
-      return null;
-    }
-  }
-  return part === 5 ? key : null;
 }
 
 /** The type an ip key was built for (its version byte). */
