@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Plan } from "../../../lib/schemas/api.js";
-import type { ConversionGroup, Dialect, DimensionTable, KeyAuthRows, PageSource } from "../dialect.js";
+import type { ConversionGroup, Dialect, DimensionTable, GroupBatch, KeyAuthRows, PageSource } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
@@ -80,6 +80,8 @@ export function connectSqlite(options: SqliteOptions): SqliteDialect {
   }
   return new SqliteDialect(db, options);
 }
+
+const sameQuota = (a: GroupBatch, b: GroupBatch) => a.project === b.project && a.period === b.period && a.limit === b.limit;
 
 function prepareStatements(db: Database.Database) {
   return {
@@ -320,35 +322,65 @@ export class SqliteDialect implements Dialect {
     if (writer && group.rows.project.length > SMALL_WRITE_ROWS) return writer.writeConversions(group);
     const { batches, rows } = group;
     const s = this.stmt;
-    return this.db.transaction(() =>
-      batches.map((batch): CommitResult => {
-        const n = batch.end - batch.start;
-        const used = s.reserve.get({ project: batch.project, period: batch.period, n, limit: batch.limit }) as number | undefined;
-        if (used === undefined) return { accepted: false, used: (s.usage.get(batch.project, batch.period) as number | undefined) ?? 0 };
-        let seq = (s.numberConversions.get(n, batch.project) as number) - n;
-        for (let i = batch.start; i < batch.end; i++) {
-          rows.seq[i] = ++seq;
-          s.insertConversion.run(
-            rows.project[i],
-            uuidToBlob(rows.unique_id[i]!),
-            rows.status[i],
-            rows.ip[i],
-            rows.ip_key[i],
-            rows.started_at[i],
-            rows.completed_ms[i],
-            rows.created_ms[i],
-            rows.location[i],
-            rows.network[i],
-            rows.tz_offset[i],
-            rows.time_shift[i],
-            rows.completion_us[i],
-            rows.extra[i],
-            seq,
-          );
+    const reserve = (batch: GroupBatch, n: number) => s.reserve.get({ project: batch.project, period: batch.period, n, limit: batch.limit }) as number | undefined;
+    const insert = (from: GroupBatch, to: GroupBatch) => {
+      const n = to.end - from.start;
+      let seq = (s.numberConversions.get(n, from.project) as number) - n;
+      for (let i = from.start; i < to.end; i++) {
+        rows.seq[i] = ++seq;
+        s.insertConversion.run(
+          rows.project[i],
+          uuidToBlob(rows.unique_id[i]!),
+          rows.status[i],
+          rows.ip[i],
+          rows.ip_key[i],
+          rows.started_at[i],
+          rows.completed_ms[i],
+          rows.created_ms[i],
+          rows.location[i],
+          rows.network[i],
+          rows.tz_offset[i],
+          rows.time_shift[i],
+          rows.completion_us[i],
+          rows.extra[i],
+          seq,
+        );
+      }
+    };
+    return this.db.transaction(() => {
+      const results: CommitResult[] = new Array(batches.length);
+      for (let first = 0; first < batches.length; ) {
+        // A run of batches with one project, period and limit (a group of GET /convert rows is
+        // mostly one tenant's) reserves and numbers its rows with one statement each instead of
+        // two per batch: the run fits as a whole exactly when each batch fits in turn.
+        let last = first;
+        while (last + 1 < batches.length && sameQuota(batches[first]!, batches[last + 1]!)) last++;
+        const run = batches.slice(first, last + 1);
+        const total = run.reduce((sum, batch) => sum + batch.end - batch.start, 0);
+        let used = run.length > 1 ? reserve(run[0]!, total) : undefined;
+        if (used !== undefined) {
+          insert(run[0]!, run[run.length - 1]!);
+          for (let i = last; i >= first; i--) {
+            results[i] = { accepted: true, used };
+            used -= batches[i]!.end - batches[i]!.start;
+          }
+        } else {
+          // one batch, or a run that does not fit whole: each batch on its own, as it came
+          for (let i = first; i <= last; i++) {
+            const batch = batches[i]!;
+            const reserved = reserve(batch, batch.end - batch.start);
+            if (reserved === undefined) {
+              results[i] = { accepted: false, used: (s.usage.get(batch.project, batch.period) as number | undefined) ?? 0 };
+            } else {
+              insert(batch, batch);
+              results[i] = { accepted: true, used: reserved };
+            }
+          }
         }
-        return { accepted: true, used };
-      }),
-    ).immediate();
+        first = last + 1;
+      }
+      return results;
+    }).immediate();
   }
 
   async conversionByUid(project: number, uniqueId: string): Promise<ConversionRow | undefined> {
