@@ -355,11 +355,10 @@ export class SqliteDialect implements Dialect {
         // two per batch: the run fits as a whole exactly when each batch fits in turn.
         let last = first;
         while (last + 1 < batches.length && sameQuota(batches[first]!, batches[last + 1]!)) last++;
-        const run = batches.slice(first, last + 1);
-        const total = run.reduce((sum, batch) => sum + batch.end - batch.start, 0);
-        let used = run.length > 1 ? reserve(run[0]!, total) : undefined;
+        // a group's batches are back to back in its rows, so a run's rows are too
+        let used = last > first ? reserve(batches[first]!, batches[last]!.end - batches[first]!.start) : undefined;
         if (used !== undefined) {
-          insert(run[0]!, run[run.length - 1]!);
+          insert(batches[first]!, batches[last]!);
           for (let i = last; i >= first; i--) {
             results[i] = { accepted: true, used };
             used -= batches[i]!.end - batches[i]!.start;
