@@ -74,9 +74,11 @@ export function createLookupBatcher(options: LookupBatcherOptions): LookupBatche
           continue;
         }
         try {
+          // the settings may change (and the cache be cleared) while the request is out
+          const generation = cache.generation;
           const answers = await fetchBatch(batch);
           backoff.succeeded();
-          await cache.setMany(answers);
+          await cache.setMany(answers, generation);
           for (const ip of batch) {
             open.get(ip)?.resolve(answers.get(ip) ?? null);
             open.delete(ip);

@@ -18,6 +18,18 @@ describe("createTtlCache", () => {
     expect((await second.getMany(["8.8.8.8"])).size).toBe(0);
   });
 
+  it("does not keep answers asked for before a clear: they are the previous server's or key's", async () => {
+    const area = memoryStorageArea();
+    const cache = createTtlCache({ area, ttlMs: () => 60_000 });
+    const asked = cache.generation;
+    await cache.clear();
+    await cache.setMany(new Map([["8.8.8.8", google]]), asked);
+    expect((await cache.getMany(["8.8.8.8"])).size).toBe(0);
+    expect(Object.keys(await area.get(null))).toEqual([]);
+    await cache.setMany(new Map([["8.8.8.8", google]]), cache.generation);
+    expect((await cache.getMany(["8.8.8.8"])).size).toBe(1);
+  });
+
   it("prunes expired entries and clears all of them, leaving settings alone", async () => {
     const area = memoryStorageArea();
     await area.set({ settings: { enabled: true } });

@@ -24,17 +24,27 @@ const PREFIX = "ip:";
 export interface TtlCache {
   /** fresh entries only; missing and expired addresses are absent */
   getMany(ips: readonly string[]): Promise<Map<string, IpObject | null>>;
-  setMany(entries: ReadonlyMap<string, IpObject | null>): Promise<void>;
+  /**
+   * `fetchedIn`: the `generation` the answers were asked for in. Answers asked for before a
+   * `clear()` come from the server or key it was cleared for, and are not kept.
+   */
+  setMany(entries: ReadonlyMap<string, IpObject | null>, fetchedIn?: number): Promise<void>;
   /** drops everything (another server or key answers differently) */
   clear(): Promise<void>;
+  /** moves on at every `clear()` */
+  readonly generation: number;
   /** removes expired entries from storage; returns how many */
   prune(): Promise<number>;
 }
 
 export function createTtlCache({ area, ttlMs, now = Date.now }: TtlCacheOptions): TtlCache {
   const memory = new Map<string, CachedLookup>();
+  let generation = 0;
 
   return {
+    get generation() {
+      return generation;
+    },
     async getMany(ips) {
       const found = new Map<string, IpObject | null>();
       const t = now();
@@ -56,7 +66,8 @@ export function createTtlCache({ area, ttlMs, now = Date.now }: TtlCacheOptions)
       }
       return found;
     },
-    async setMany(entries) {
+    async setMany(entries, fetchedIn = generation) {
+      if (fetchedIn !== generation) return;
       const expiresAt = now() + ttlMs();
       const items: Record<string, CachedLookup> = {};
       for (const [ip, data] of entries) {
@@ -67,6 +78,7 @@ export function createTtlCache({ area, ttlMs, now = Date.now }: TtlCacheOptions)
       await area.set(items);
     },
     async clear() {
+      generation++;
       memory.clear();
       const all = await area.get(null);
       await area.remove(Object.keys(all).filter((key) => key.startsWith(PREFIX)));
