@@ -48,7 +48,6 @@ function textOf(locator: Locator) {
   return () => locator.first().textContent({ timeout: 250 }).catch(() => null);
 }
 
-/** The worker has taken up a new server or key: it empties its cache as the last step. */
 /**
  * Waits until the options page saved `expected` (it saves as you type, a field at a time) and the
  * worker, seeing the change, dropped its cached lookups.
