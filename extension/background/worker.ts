@@ -61,8 +61,9 @@ export function startWorker(browser: Browser, resolveHost: ResolveHost | null) {
   let quota: QuotaInfo | null = null;
 
   /** Every convert answer says how much of the month's quota is left: remembered for cards and popup. */
-  function noteQuota(seen: QuotaInfo) {
-    if (seen.limit === null || seen.remaining === null) return;
+  function noteQuota(seen: QuotaInfo, askedIn: number) {
+    // an answer from the server or key before a change (the cache's generation moved) is not this one's quota
+    if (seen.limit === null || seen.remaining === null || askedIn !== cache.generation) return;
     quota = seen;
     void local.set({ [QUOTA_KEY]: seen });
   }
@@ -83,8 +84,9 @@ export function startWorker(browser: Browser, resolveHost: ResolveHost | null) {
     async fetchBatch(ips) {
       const api = currentClient();
       if (!api) throw new Error(NOT_CONFIGURED.message);
+      const asked = cache.generation;
       const { data, quota: seen } = await api.bulkConvert(ips);
-      noteQuota(seen);
+      noteQuota(seen, asked);
       // Answers come in request order, one per address.
       return new Map(ips.map((ip, i): [string, IpObject | null] => [ip, data[i]?.conversion ?? null]));
     },
@@ -106,10 +108,11 @@ export function startWorker(browser: Browser, resolveHost: ResolveHost | null) {
     const blocked = backoff.blocking();
     if (blocked) return { data: null, error: toWireError(blocked) };
     try {
+      const asked = cache.generation;
       const { data, quota: seen } = await api.convert();
       backoff.succeeded();
-      noteQuota(seen);
-      await session.set({ [OWN_IP_KEY]: { data, at: Date.now() } });
+      noteQuota(seen, asked);
+      if (asked === cache.generation) await session.set({ [OWN_IP_KEY]: { data, at: Date.now() } });
       return { data, error: null };
     } catch (error) {
       if (!isApiError(error)) throw error;
@@ -178,10 +181,12 @@ export function startWorker(browser: Browser, resolveHost: ResolveHost | null) {
       if (serverChanged) {
         client = null;
         quota = null;
+        // The cache's generation moves at once: an answer from the previous server or key that
+        // arrives after this is not remembered anywhere (lookups, own address, quota).
+        const cleared = cache.clear();
         await syncOriginRule(rules, settings.serverUrl, extensionOrigin);
         backoff.succeeded();
-        await Promise.all([session.remove(OWN_IP_KEY), local.remove(QUOTA_KEY)]);
-        await cache.clear();
+        await Promise.all([cleared, session.remove(OWN_IP_KEY), local.remove(QUOTA_KEY)]);
       }
     });
     ready.catch(() => {}); // a failed storage read leaves the previous settings in force
