@@ -51,20 +51,44 @@ describe("GroupCommitQueue", () => {
     expect(groups).toEqual([[6, 3], [4], [9]]);
   });
 
-  it("a light item queued behind heavy ones rides with the next group instead of waiting for all of them", async () => {
+  it("a light item queued behind heavy ones is written ahead of them, in a group of its own", async () => {
     const { queue, groups, release } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100 }, true);
     const first = queue.submit(100);
     await new Promise((r) => setImmediate(r));
     const later = [100, 100, 1, 100].map((n) => queue.submit(n));
     release();
     await Promise.all([first, ...later]);
-    expect(groups).toEqual([[100], [100, 1], [100], [100]]);
+    expect(groups).toEqual([[100], [1], [100], [100], [100]]);
   });
 
-  it("light items ride along only up to five light items' worth past the bound", async () => {
-    const { queue, groups } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100, smallWeight: 2 });
-    await Promise.all([100, 2, 2, 2, 2, 2, 2].map((n) => queue.submit(n)));
-    expect(groups).toEqual([[100, 2, 2, 2, 2, 2], [2]]);
+  it("light groups take turns with heavy ones: a stream of light items does not hold a heavy one back", async () => {
+    const groups: number[][] = [];
+    let queue!: GroupCommitQueue<number, number>;
+    let lightLeft = 3;
+    queue = new GroupCommitQueue<number, number>(
+      async (items) => {
+        groups.push(items);
+        // each write sees a new light item arrive, as under steady GET load
+        if (lightLeft-- > 0) void queue.submit(1);
+        return items;
+      },
+      { weigh: (n) => n as number, maxWeight: 100 },
+    );
+    await Promise.all([queue.submit(1), queue.submit(100), queue.submit(100)]);
+    await queue.drain();
+    // the first light item is the head itself; then light and heavy turns alternate
+    expect(groups).toEqual([[1], [1], [100, 1], [1], [100]]);
+  });
+
+  it("light items ride along with a heavy group only up to five light items' worth past the bound", async () => {
+    const { queue, groups, release } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100, smallWeight: 2 }, true);
+    const first = queue.submit(2);
+    await new Promise((r) => setImmediate(r));
+    const later = [100, 100, 2].map((n) => queue.submit(n));
+    release();
+    await Promise.all([first, ...later]);
+    // after the light turn ([2]), the heavy group takes the light ones that arrived meanwhile
+    expect(groups).toEqual([[2], [2], [100], [100]]);
   });
 
   it("drain waits for items still being prepared, and a failed preparation rejects only its caller", async () => {

@@ -12,7 +12,7 @@ export interface GroupCommitOptions {
   /** weight of one item (e.g. its row count) against `maxWeight` */
   weigh?: (item: unknown) => number;
   maxWeight?: number;
-  /** items this light join the next group ahead of heavier ones, up to 5 × this past maxWeight (default maxWeight / 50) */
+  /** items this light are written ahead of heavier ones (default maxWeight / 50) */
   smallWeight?: number;
 }
 
@@ -42,6 +42,8 @@ export class GroupCommitQueue<T, R> {
   private readonly maxWeight: number;
   private readonly smallWeight: number;
   private readonly weigh: (item: T) => number;
+  /** the last group taken was light submissions taken ahead (takeLightAhead) */
+  private lastWasLight = false;
 
   /** `writeGroup` writes all items in one transaction and returns one result per item, in order. */
   constructor(
@@ -91,6 +93,8 @@ export class GroupCommitQueue<T, R> {
   }
 
   private takeGroup(): Pending<T, R>[] {
+    const lightFirst = this.takeLightAhead();
+    if (lightFirst.length) return lightFirst;
     let weight = 0;
     let count = 0;
     while (count < this.pending.length && count < this.maxItems) {
@@ -100,9 +104,8 @@ export class GroupCommitQueue<T, R> {
       count++;
     }
     const group = this.pending.splice(0, count);
-    // Small submissions further back (a GET /convert's one row) ride along with this group
-    // instead of waiting behind every whole bulk queued before them; together at most five small
-    // ones' worth, so a group stays near its bound.
+    // Light submissions that arrived behind it ride along instead of waiting for the next turn
+    // of light ones; together at most five light ones' worth, so a group stays near its bound.
     if (this.pending.length && group.length < this.maxItems) {
       const rest: Pending<T, R>[] = [];
       let extra = 0;
@@ -118,6 +121,35 @@ export class GroupCommitQueue<T, R> {
       this.pending = rest;
     }
     return group;
+  }
+
+  /**
+   * Light submissions (a GET /convert's one row) queued behind a heavy one (a bulk) are written
+   * first, in a short group of their own, instead of inside the bulk's long transaction: a GET
+   * then waits for at most the group already being written. Light-only groups take turns with
+   * the others, so a stream of GETs cannot hold a bulk back.
+   */
+  private takeLightAhead(): Pending<T, R>[] {
+    const lightTurn = !this.lastWasLight && this.weigh(this.pending[0]!.item) > this.smallWeight;
+    this.lastWasLight = false;
+    if (!lightTurn) return [];
+    const light: Pending<T, R>[] = [];
+    const rest: Pending<T, R>[] = [];
+    let weight = 0;
+    for (const p of this.pending) {
+      const w = this.weigh(p.item);
+      if (w <= this.smallWeight && light.length < this.maxItems && weight + w <= this.maxWeight) {
+        light.push(p);
+        weight += w;
+      } else {
+        rest.push(p);
+      }
+    }
+    if (light.length) {
+      this.pending = rest;
+      this.lastWasLight = true;
+    }
+    return light;
   }
 
   private async writeNext(group: Pending<T, R>[]): Promise<void> {
