@@ -18,4 +18,27 @@ describe("TimeSlice", () => {
     expect(ran).toBe(true);
     expect(dueAt(slice, 100)).toEqual([]);
   });
+
+  it("paused loops resume one per turn of the event loop, oldest first, with I/O turns between", async () => {
+    const order: string[] = [];
+    const loop = async (name: string) => {
+      const slice = new TimeSlice(0);
+      for (let step = 0; step < 3; step++) {
+        order.push(`${name}${step}`);
+        await slice.pause();
+      }
+    };
+    // a check-phase immediate queued in each turn marks where one turn ends
+    let turns = 0;
+    const tick = () => {
+      turns++;
+      if (turns < 20) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const before = turns;
+    await Promise.all([loop("a"), loop("b"), loop("c")]);
+    expect(order).toEqual(["a0", "b0", "c0", "a1", "b1", "c1", "a2", "b2", "c2"]);
+    // nine pauses, one resumed per turn: at least nine turns went by
+    expect(turns - before).toBeGreaterThanOrEqual(9);
+  });
 });
