@@ -6,7 +6,7 @@
  */
 import { LRUCache } from "lru-cache";
 import type { KeyAuth, Storage } from "../storage/types.js";
-import { hashKey, hashesEqual, keyKindOf } from "./key-values.js";
+import { hashKey, keyKindOf } from "./key-values.js";
 
 export interface KeyService {
   /** the key's project (and website for public keys), or null when unknown, revoked or rolled */
@@ -25,7 +25,6 @@ export interface KeyServiceOptions {
 }
 
 interface CacheEntry {
-  hash: string;
   auth: KeyAuth | null;
 }
 
@@ -81,11 +80,12 @@ export function createKeyService(storage: Storage, options: KeyServiceOptions = 
       if (!entry) {
         const startedGeneration = generation;
         const found = await storage.findKeyByHash(hash);
-        entry = { hash, auth: found && found.key.revokedAt === null ? found : null };
+        entry = { auth: found && found.key.revokedAt === null ? found : null };
         if (generation === startedGeneration) cache.set(hash, entry);
       }
-      // the map lookup is by hash; the final check is constant-time all the same
-      if (!entry.auth || !hashesEqual(entry.hash, hash)) return null;
+      // Found by the SHA-256 of the value, never by the value: what a lookup's timing could tell
+      // is about a hash, not about a key. Comparing the found hash again would compare it with itself.
+      if (!entry.auth) return null;
       pendingTouches.set(entry.auth.key.id, Date.now());
       return entry.auth;
     },

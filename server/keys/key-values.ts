@@ -3,7 +3,7 @@
  * (~190 bits). Only the SHA-256 hash is stored; the shown `prefix` is the first four random
  * characters.
  */
-import { hash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { KEY_PREFIX } from "../../lib/schemas/api.js";
 import type { KeyKind } from "../storage/types.js";
 
@@ -45,11 +45,4 @@ export function keyKindOf(value: string): KeyKind | null {
     if (rest !== null && rest.length === RANDOM_LENGTH && random.test(rest)) return kind;
   }
   return null;
-}
-
-/** Constant-time comparison of two hex hashes of equal length. */
-export function hashesEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, "hex");
-  const right = Buffer.from(b, "hex");
-  return left.length === right.length && timingSafeEqual(left, right);
 }
