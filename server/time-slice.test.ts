@@ -35,10 +35,9 @@ describe("TimeSlice", () => {
       if (turns < 20) setImmediate(tick);
     };
     setImmediate(tick);
-    const before = turns;
     await Promise.all([loop("a"), loop("b"), loop("c")]);
     expect(order).toEqual(["a0", "b0", "c0", "a1", "b1", "c1", "a2", "b2", "c2"]);
     // nine pauses, one resumed per turn: at least nine turns went by
-    expect(turns - before).toBeGreaterThanOrEqual(9);
+    expect(turns).toBeGreaterThanOrEqual(9);
   });
 });

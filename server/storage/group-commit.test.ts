@@ -80,15 +80,27 @@ describe("GroupCommitQueue", () => {
     expect(groups).toEqual([[1], [1], [100, 1], [1], [100]]);
   });
 
-  it("light items ride along with a heavy group only up to five light items' worth past the bound", async () => {
-    const { queue, groups, release } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100, smallWeight: 2 }, true);
-    const first = queue.submit(2);
+  it("light items that arrive during a light group ride along with the heavy one, up to five light items' worth", async () => {
+    const groups: number[][] = [];
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const queue = new GroupCommitQueue<number, number>(
+      async (items) => {
+        groups.push(items);
+        if (groups.length === 1) await held;
+        // seven light items arrive while the light group is written
+        if (groups.length === 2) for (let i = 0; i < 7; i++) void queue.submit(2);
+        return items;
+      },
+      { weigh: (n) => n as number, maxWeight: 100, smallWeight: 2 },
+    );
+    const first = queue.submit(100);
     await new Promise((r) => setImmediate(r));
-    const later = [100, 100, 2].map((n) => queue.submit(n));
+    const later = [100, 2].map((n) => queue.submit(n));
     release();
     await Promise.all([first, ...later]);
-    // after the light turn ([2]), the heavy group takes the light ones that arrived meanwhile
-    expect(groups).toEqual([[2], [2], [100], [100]]);
+    await queue.drain();
+    expect(groups).toEqual([[100], [2], [100, 2, 2, 2, 2, 2], [2, 2]]);
   });
 
   it("drain waits for items still being prepared, and a failed preparation rejects only its caller", async () => {
