@@ -65,6 +65,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const refusals = new Counter({ name: "ipatlas_refusals_total", help: "429 answers: reason quota (plan limit) or rate_limit (public key per minute)", labelNames: ["reason"], registers: [registry] });
   const groupRequests = new Histogram({ name: "ipatlas_group_commit_requests", help: "requests written together in one group-commit transaction", buckets: GROUP_BUCKETS, registers: [registry] });
   const groupRows = new Histogram({ name: "ipatlas_group_commit_rows", help: "conversion rows written in one group-commit transaction", buckets: ROW_BUCKETS, registers: [registry] });
+  const groupSeconds = new Histogram({
+    name: "ipatlas_group_commit_duration_seconds",
+    help: "time to write one group-commit transaction (new location and network rows, the quota, the rows); the next group waits for it",
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
   const connections = new Gauge({ name: "ipatlas_http_open_connections", help: "open HTTP connections", registers: [registry] });
   new Gauge({
     name: "ipatlas_geo_database_build_age_seconds",
@@ -86,6 +92,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const stopObserving = observeGroupCommits((group) => {
     groupRequests.observe(group.items);
     groupRows.observe(group.weight);
+    groupSeconds.observe(group.seconds);
   });
 
   const observe = (answer: AnswerObserved) => {

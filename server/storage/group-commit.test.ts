@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GroupCommitQueue, type GroupCommitOptions } from "./group-commit.js";
+import { GroupCommitQueue, observeGroupCommits, type GroupCommitOptions } from "./group-commit.js";
 
 /** A queue of numbers that records each group it writes; `holdFirst`: its first write waits for `release()`. */
 function recordingQueue(options: GroupCommitOptions = {}, holdFirst = false) {
@@ -101,6 +101,27 @@ describe("GroupCommitQueue", () => {
     await Promise.all([first, ...later]);
     await queue.drain();
     expect(groups).toEqual([[100], [2], [100, 2, 2, 2, 2, 2], [2, 2]]);
+  });
+
+  it("tells observers each group's submissions, rows and how long its write took", async () => {
+    const reports: Array<{ items: number; weight: number; seconds: number }> = [];
+    const stop = observeGroupCommits((group) => reports.push(group));
+    try {
+      const queue = new GroupCommitQueue<number, number>(
+        async (items) => {
+          await new Promise((r) => setTimeout(r, 30));
+          return items;
+        },
+        { weigh: (n) => n as number },
+      );
+      await Promise.all([3, 4].map((n) => queue.submit(n)));
+    } finally {
+      stop();
+    }
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ items: 2, weight: 7 });
+    expect(reports[0]!.seconds).toBeGreaterThanOrEqual(0.025);
+    expect(reports[0]!.seconds).toBeLessThan(5);
   });
 
   it("drain waits for items still being prepared, and a failed preparation rejects only its caller", async () => {

@@ -22,8 +22,11 @@ interface Pending<T, R> {
   reject: (error: unknown) => void;
 }
 
-/** Told after each group is written: how many submissions it held and their total weight (rows). */
-export type GroupCommitObserver = (group: { items: number; weight: number }) => void;
+/**
+ * Told after each group is written: how many submissions it held, their total weight (rows) and
+ * how long its write took (the time every submission behind it waited for its turn).
+ */
+export type GroupCommitObserver = (group: { items: number; weight: number; seconds: number }) => void;
 
 const observers = new Set<GroupCommitObserver>();
 
@@ -153,10 +156,12 @@ export class GroupCommitQueue<T, R> {
   }
 
   private async writeNext(group: Pending<T, R>[]): Promise<void> {
+    const startedAt = performance.now();
     try {
       const results = await this.writeGroup(group.map((p) => p.item));
       if (observers.size) {
-        const report = { items: group.length, weight: group.reduce((sum, p) => sum + this.weigh(p.item), 0) };
+        const seconds = (performance.now() - startedAt) / 1000;
+        const report = { items: group.length, weight: group.reduce((sum, p) => sum + this.weigh(p.item), 0), seconds };
         for (const observer of observers) observer(report);
       }
       group.forEach((p, i) => p.resolve(results[i]!));

@@ -86,6 +86,9 @@ describe("metrics", () => {
     expect(sum(samples, "ipatlas_refusals_total", { reason: "rate_limit" })).toBe(0);
     expect(sum(samples, "ipatlas_group_commit_requests_count")).toBeGreaterThanOrEqual(1);
     expect(sum(samples, "ipatlas_group_commit_rows_sum")).toBeGreaterThanOrEqual(5);
+    // one duration per group written, and a write takes some time
+    expect(sum(samples, "ipatlas_group_commit_duration_seconds_count")).toBe(sum(samples, "ipatlas_group_commit_requests_count"));
+    expect(sum(samples, "ipatlas_group_commit_duration_seconds_sum")).toBeGreaterThan(0);
     expect(sum(samples, "ipatlas_http_open_connections")).toBeGreaterThanOrEqual(1);
     const city = samples.find((s) => s.name === "ipatlas_geo_database_build_age_seconds" && s.labels.name === "city");
     expect(city?.value).toBeGreaterThan(0);
