@@ -3,7 +3,7 @@ import { render } from "preact";
 import type { WxtBrowser as Browser } from "wxt/browser";
 import { OptionsPage } from "./options-page.js";
 import { syncOriginRule, type SessionRulesApi } from "../shared/origin-header.js";
-import { loadSettings, saveSettings } from "../shared/settings.js";
+import { loadSettings, writeSettings } from "../shared/settings.js";
 import type { StorageAreaLike } from "../shared/storage-area.js";
 import "../shared/page.css";
 
@@ -13,7 +13,7 @@ export function mountOptions(browser: Browser, root: HTMLElement): void {
   render(
     <OptionsPage
       load={() => loadSettings(area)}
-      save={(patch) => saveSettings(area, patch)}
+      save={(settings) => writeSettings(area, settings)}
       origin={location.origin}
       prepareServer={(serverUrl) => syncOriginRule(rules, serverUrl, location.origin)}
     />,

@@ -16,7 +16,8 @@ import { checkFields, registerCommand, testConnection, type ConnectionResult } f
 
 export interface OptionsPageProps {
   load(): Promise<Settings>;
-  save(patch: Partial<Settings>): Promise<Settings>;
+  /** stores the whole state; called at every change */
+  save(settings: Settings): Promise<Settings>;
   /** this extension's origin: chrome-extension://<id> or moz-extension://<uuid> */
   origin: string;
   /** makes sure requests to this server carry the extension's Origin (origin-header.ts) */

@@ -8,6 +8,7 @@ import {
   sanitizeSettings,
   saveSettings,
   withSiteEnabled,
+  writeSettings,
 } from "./settings.js";
 
 describe("settings", () => {
@@ -20,6 +21,20 @@ describe("settings", () => {
     await saveSettings(area, { serverUrl: " http://127.0.0.1:8787 ", apiKey: "ipa_pk_x" });
     await saveSettings(area, { enabled: false });
     expect(await loadSettings(area)).toMatchObject({ serverUrl: "http://127.0.0.1:8787", apiKey: "ipa_pk_x", enabled: false });
+  });
+
+  it("writes the whole settings in the call itself, reading nothing first", async () => {
+    const area = memoryStorageArea();
+    const asked: string[] = [];
+    const watched = {
+      get: (keys: string | string[] | null) => (asked.push("get"), area.get(keys)),
+      set: (items: Record<string, unknown>) => (asked.push("set"), area.set(items)),
+      remove: area.remove,
+    };
+    const saving = writeSettings(watched, { ...DEFAULT_SETTINGS, serverUrl: "http://127.0.0.1:8787/ " });
+    expect(asked).toEqual(["set"]);
+    expect(await saving).toMatchObject({ serverUrl: "http://127.0.0.1:8787/" });
+    expect(await loadSettings(area)).toEqual(await saving);
   });
 
   it("repairs garbage: clamps the TTL, drops non-hosts, dedups sites", () => {

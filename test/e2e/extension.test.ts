@@ -13,6 +13,7 @@ import { join } from "node:path";
 import type { BrowserContext, Locator, Page, Worker } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
+import type { Settings } from "../../extension/shared/settings.js";
 import { launchWithExtension } from "../helpers/chromium.js";
 import { ROOT, startServer, type TestServer } from "../helpers/server.js";
 import { countingProxy, DEMO_PAGE, DETECT_PAGE, logPage, servePages, type PageServer } from "../helpers/page-server.js";
@@ -48,17 +49,21 @@ function textOf(locator: Locator) {
   return () => locator.first().textContent({ timeout: 250 }).catch(() => null);
 }
 
+/** What the extension has stored as its settings, read from the worker. */
+function savedSettings(): Promise<Partial<Settings>> {
+  return worker.evaluate(async () => {
+    const api = (globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } }).chrome;
+    return ((await api.storage.local.get("settings")).settings ?? {}) as Partial<Settings>;
+  });
+}
+
 /**
  * Waits until the options page saved `expected` (it saves as you type, a field at a time) and the
- * worker, seeing the change, dropped its cached lookups.
+ * worker, seeing the change, dropped its cached lookups. The tests close the options tab only
+ * after this, as a person does: not within the milliseconds a save takes.
  */
 async function workerApplied(expected: { serverUrl?: string; apiKey?: string }) {
-  const saved = () =>
-    worker.evaluate(async () => {
-      const api = (globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } }).chrome;
-      return ((await api.storage.local.get("settings")).settings ?? {}) as { serverUrl?: string; apiKey?: string };
-    });
-  await expect.poll(saved, WAIT).toMatchObject(expected);
+  await expect.poll(savedSettings, WAIT).toMatchObject(expected);
   const cached = () =>
     worker.evaluate(async () => {
       const api = (globalThis as unknown as { chrome: { storage: { local: { get(k: null): Promise<object> } } } }).chrome;
@@ -289,6 +294,7 @@ describe("browser extension", () => {
     await page.reload();
     await expect.poll(usedConversions, WAIT).toBeGreaterThan(before + 10);
     await prefetch.uncheck();
+    await expect.poll(savedSettings, WAIT).toMatchObject({ prefetchVisible: false });
     await options.close();
     await page.close();
   }, 120_000);
@@ -350,6 +356,11 @@ describe("browser extension", () => {
     await options.getByLabel("URL with {ip}").fill("https://www.shodan.io/host/{ip}");
     await options.getByRole("button", { name: "Add service" }).click();
     await options.getByRole("button", { name: "Remove RIPEstat" }).click();
+    await expect.poll(async () => (await savedSettings()).services?.map((service) => service.name), WAIT).toEqual([
+      "RDAP (rdap.org)",
+      "BGP (bgp.he.net)",
+      "Shodan",
+    ]);
     await options.screenshot({ path: shot("options-services"), fullPage: true });
     await options.close();
 
@@ -517,8 +528,8 @@ describe("browser extension", () => {
       const options = await openOptions();
       await options.getByLabel("Server URL").fill(counter.url);
       await options.getByLabel("API key").fill(site.publicKey);
-      await options.close();
       await workerApplied({ serverUrl: counter.url, apiKey: site.publicKey });
+      await options.close();
 
       const page = await context.newPage();
       await page.goto(`${pages.url}/demo`);
@@ -549,8 +560,8 @@ describe("browser extension", () => {
     } finally {
       const options = await openOptions();
       await options.getByLabel("Server URL").fill(server.url);
-      await options.close();
       await workerApplied({ serverUrl: server.url });
+      await options.close();
       await counter.close();
       await limited.stop();
     }
@@ -569,8 +580,8 @@ describe("browser extension", () => {
     expect(spent.status).toBe(200);
     const options = await openOptions();
     await options.getByLabel("API key").fill(site.publicKey);
-    await options.close();
     await workerApplied({ apiKey: site.publicKey });
+    await options.close();
 
     const page = await context.newPage();
     await page.goto(`${pages.url}/demo`);
