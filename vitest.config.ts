@@ -10,6 +10,9 @@ export default defineConfig({
     exclude: ["**/node_modules/**", ".output/**", "dist/**"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // expect.poll gives up after 1 s by default: too soon for Chromium on a busy shared machine.
+    // A poll that passes returns at once, so the longer bound costs a passing run nothing.
+    expect: { poll: { timeout: 10_000 } },
     maxWorkers: 2,
     // Tests talk to loopback only: no server they start may schedule a download of new data.
     env: { IPATLAS_UPDATE_EVERY: "off" },

@@ -23,7 +23,6 @@ const LOG_LINES = 3000;
 const SCREENS = process.env.IPATLAS_SCREENSHOTS ?? tmpdir();
 mkdirSync(SCREENS, { recursive: true });
 const shot = (name: string) => join(SCREENS, `ext-${name}.png`);
-const WAIT = { timeout: 10_000 };
 
 let server: TestServer;
 let pages: PageServer;
@@ -63,19 +62,19 @@ function savedSettings(): Promise<Partial<Settings>> {
  * after this, as a person does: not within the milliseconds a save takes.
  */
 async function workerApplied(expected: { serverUrl?: string; apiKey?: string }) {
-  await expect.poll(savedSettings, WAIT).toMatchObject(expected);
+  await expect.poll(savedSettings).toMatchObject(expected);
   const cached = () =>
     worker.evaluate(async () => {
       const api = (globalThis as unknown as { chrome: { storage: { local: { get(k: null): Promise<object> } } } }).chrome;
       return Object.keys(await api.storage.local.get(null)).filter((key) => key.startsWith("ip:")).length;
     });
-  await expect.poll(cached, WAIT).toBe(0);
+  await expect.poll(cached).toBe(0);
 }
 
 /** Moves the pointer off any card first: an open card may cover the next line's address. */
 async function hoverMark(page: Page, text: string | RegExp) {
   await page.mouse.move(0, 0);
-  await expect.poll(() => card(page).count(), WAIT).toBe(0);
+  await expect.poll(() => card(page).count()).toBe(0);
   await page.locator("ipatlas-ip", { hasText: text }).hover();
 }
 
@@ -95,7 +94,7 @@ async function testConnectionWith(page: Page, apiKey: string) {
   await page.getByLabel("API key").fill(apiKey);
   await page.getByRole("button", { name: "Test connection" }).click();
   const status = page.getByRole("status");
-  await expect.poll(() => status.textContent(), { timeout: 10_000 }).not.toMatch(/^$|Testing/);
+  await expect.poll(() => status.textContent()).not.toMatch(/^$|Testing/);
   return status;
 }
 
@@ -153,7 +152,7 @@ describe("browser extension", () => {
     await page.waitForTimeout(1500);
     expect(await page.locator("ipatlas-ip").count()).toBe(0);
     const popup = await openPopupFor(`${pages.url}/demo`);
-    await expect.poll(textOf(popup.getByRole("status")), WAIT).toContain("IP Atlas is not set up yet, so nothing on pages is marked.");
+    await expect.poll(textOf(popup.getByRole("status"))).toContain("IP Atlas is not set up yet, so nothing on pages is marked.");
     await popup.screenshot({ path: shot("popup-setup") });
     await popup.close();
     await page.close();
@@ -163,21 +162,21 @@ describe("browser extension", () => {
     const page = await openOptions();
 
     let status = await testConnectionWith(page, "ipa_pk_not_a_real_key");
-    await expect.poll(() => status.textContent(), WAIT).toMatch(/does not know this API key/);
+    await expect.poll(() => status.textContent()).toMatch(/does not know this API key/);
 
     // A key registered for another origin: the page shows this extension's origin and the command.
     const other = await server.cli<{ publicKey: string }>("website", "add", "--project", projectId, "--origin", "https://example.com");
     status = await testConnectionWith(page, other.publicKey);
-    await expect.poll(() => status.textContent(), WAIT).toMatch(/origin is not registered/);
-    await expect.poll(textOf(status), WAIT).toContain(`ipatlas website add --project <PROJECT_ID> --origin ${origin}`);
-    await expect.poll(() => page.getByRole("button", { name: "Copy the extension's origin" }).isVisible(), WAIT).toBe(true);
+    await expect.poll(() => status.textContent()).toMatch(/origin is not registered/);
+    await expect.poll(textOf(status)).toContain(`ipatlas website add --project <PROJECT_ID> --origin ${origin}`);
+    await expect.poll(() => page.getByRole("button", { name: "Copy the extension's origin" }).isVisible()).toBe(true);
     await page.screenshot({ path: shot("options-origin"), fullPage: true });
 
     const registered = await server.cli<{ publicKey: string }>("website", "add", "--project", projectId, "--origin", origin);
     expect(registered.publicKey).toMatch(/^ipa_pk_/);
     status = await testConnectionWith(page, registered.publicKey);
-    await expect.poll(() => status.textContent(), WAIT).toMatch(/Connected/);
-    await expect.poll(textOf(status), WAIT).toContain("127.0.0.1");
+    await expect.poll(() => status.textContent()).toMatch(/Connected/);
+    await expect.poll(textOf(status)).toContain("127.0.0.1");
     await page.screenshot({ path: shot("options-connected"), fullPage: true });
     await page.close();
   }, 60_000);
@@ -186,29 +185,29 @@ describe("browser extension", () => {
     const page = await context.newPage();
     await page.goto(`${pages.url}/demo`);
     const marks = page.locator("ipatlas-ip");
-    await expect.poll(() => marks.count(), { timeout: 10_000 }).toBe(8);
+    await expect.poll(() => marks.count()).toBe(8);
     expect(await marks.evaluateAll((els) => els.map((el) => el.textContent))).toEqual([
       "8.8.8.8", "1.1.1.1", "2001:4860:4860::8888", "::ffff:9.9.9.9", "192.168.1.10", "fd00::1", "203.0.113.9", "8.8.4.4",
     ]);
     expect(await page.locator("#editor ipatlas-ip, #field ipatlas-ip").count()).toBe(0);
-    await expect.poll(textOf(page.locator("#editor")), WAIT).toBe("editable 1.0.0.1 stays plain");
+    await expect.poll(textOf(page.locator("#editor"))).toBe("editable 1.0.0.1 stays plain");
 
     const google = await serverAnswer("8.8.8.8");
     await hoverMark(page, /^8\.8\.8\.8$/);
-    await expect.poll(textOf(card(page)), WAIT).toContain("8.8.8.8");
-    await expect.poll(textOf(card(page)), WAIT).toContain(google.continent!.country!.name!);
-    await expect.poll(textOf(card(page)), WAIT).toContain(`AS${google.asn!.number}`);
+    await expect.poll(textOf(card(page))).toContain("8.8.8.8");
+    await expect.poll(textOf(card(page))).toContain(google.continent!.country!.name!);
+    await expect.poll(textOf(card(page))).toContain(`AS${google.asn!.number}`);
     await page.screenshot({ path: shot("card-ipv4") });
 
     const v6 = await serverAnswer("2001:4860:4860::8888");
     await hoverMark(page, "2001:4860:4860::8888");
-    await expect.poll(textOf(card(page)), WAIT).toContain("2001:4860:4860::8888");
-    await expect.poll(textOf(card(page)), WAIT).toContain(v6.continent!.country!.name!);
-    await expect.poll(textOf(card(page)), WAIT).toContain(`AS${v6.asn!.number}`);
+    await expect.poll(textOf(card(page))).toContain("2001:4860:4860::8888");
+    await expect.poll(textOf(card(page))).toContain(v6.continent!.country!.name!);
+    await expect.poll(textOf(card(page))).toContain(`AS${v6.asn!.number}`);
     await page.screenshot({ path: shot("card-ipv6") });
 
     await hoverMark(page, "192.168.1.10");
-    await expect.poll(textOf(card(page)), WAIT).toContain("Private / reserved address");
+    await expect.poll(textOf(card(page))).toContain("Private / reserved address");
     await page.screenshot({ path: shot("card-private") });
 
     // Dark mode follows the system.
@@ -220,15 +219,15 @@ describe("browser extension", () => {
 
     // Keyboard: focusing a mark shows its card; Escape hides it.
     await page.mouse.move(0, 0);
-    await expect.poll(() => card(page).count(), WAIT).toBe(0);
+    await expect.poll(() => card(page).count()).toBe(0);
     await page.locator("ipatlas-ip", { hasText: "1.1.1.1" }).focus();
-    await expect.poll(textOf(card(page)), WAIT).toContain("1.1.1.1");
+    await expect.poll(textOf(card(page))).toContain("1.1.1.1");
     await page.keyboard.press("Escape");
-    await expect.poll(() => card(page).count(), WAIT).toBe(0);
+    await expect.poll(() => card(page).count()).toBe(0);
 
     // Content added later is scanned by the MutationObserver.
     await page.evaluate(() => (document.getElementById("later")!.textContent = "New login from 9.9.9.9"));
-    await expect.poll(textOf(page.locator("#later ipatlas-ip")), WAIT).toBe("9.9.9.9");
+    await expect.poll(textOf(page.locator("#later ipatlas-ip"))).toBe("9.9.9.9");
 
     // Private and reserved addresses were decided locally and never sent.
     const list = await fetch(`${server.url}/conversions/list?ipSearch=192.168.0.0/16`, { headers: { "x-api-key": secretKey } });
@@ -264,7 +263,7 @@ describe("browser extension", () => {
     // Resting on one is: exactly one lookup, and the card shows it.
     const ip = await rows.nth(2).textContent();
     await hoverMark(page, ip!);
-    await expect.poll(textOf(card(page)), WAIT).toContain("Country");
+    await expect.poll(textOf(card(page))).toContain("Country");
     await page.screenshot({ path: shot("log-hover") });
     expect(await usedConversions()).toBe(before + 1);
 
@@ -276,11 +275,11 @@ describe("browser extension", () => {
       );
     await cdp.send("ServiceWorker.enable");
     await cdp.send("ServiceWorker.stopAllWorkers");
-    await expect.poll(workerRuns, WAIT).toBe(false);
+    await expect.poll(workerRuns).toBe(false);
     await page.reload();
     await expect.poll(() => page.locator("ipatlas-ip").count(), { timeout: 30_000 }).toBe(LOG_LINES);
     await hoverMark(page, ip!);
-    await expect.poll(textOf(card(page)), WAIT).toContain("Country");
+    await expect.poll(textOf(card(page))).toContain("Country");
     expect(await workerRuns()).toBe(true); // woken by the lookup
     await cdp.detach();
     expect(await usedConversions()).toBe(before + 1);
@@ -289,12 +288,12 @@ describe("browser extension", () => {
     const options = await openOptions();
     const prefetch = options.getByLabel("Look up addresses as they scroll into view");
     expect(await prefetch.isChecked()).toBe(false);
-    await expect.poll(textOf(options.getByText(/counts against your project's monthly quota/)), WAIT).toContain("Off by default");
+    await expect.poll(textOf(options.getByText(/counts against your project's monthly quota/))).toContain("Off by default");
     await prefetch.check();
     await page.reload();
-    await expect.poll(usedConversions, WAIT).toBeGreaterThan(before + 10);
+    await expect.poll(usedConversions).toBeGreaterThan(before + 10);
     await prefetch.uncheck();
-    await expect.poll(savedSettings, WAIT).toMatchObject({ prefetchVisible: false });
+    await expect.poll(savedSettings).toMatchObject({ prefetchVisible: false });
     await options.close();
     await page.close();
   }, 120_000);
@@ -302,13 +301,13 @@ describe("browser extension", () => {
   it("popup: own address, the tab's server address and a per-site switch", async () => {
     const page = await context.newPage();
     await page.goto(`${pages.url}/demo`);
-    await expect.poll(() => page.locator("ipatlas-ip").count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator("ipatlas-ip").count()).toBeGreaterThan(0);
     const popup = await openPopupFor(`${pages.url}/demo`);
     const own = popup.getByRole("region", { name: "Your address" });
-    await expect.poll(textOf(own), WAIT).toContain("127.0.0.1");
+    await expect.poll(textOf(own)).toContain("127.0.0.1");
     const site = popup.getByRole("region", { name: /This site/ });
-    await expect.poll(textOf(site), WAIT).toContain("127.0.0.1"); // the page's server, from webRequest details.ip
-    await expect.poll(textOf(site), WAIT).toContain("Private / reserved address");
+    await expect.poll(textOf(site)).toContain("127.0.0.1"); // the page's server, from webRequest details.ip
+    await expect.poll(textOf(site)).toContain("Private / reserved address");
     await popup.screenshot({ path: shot("popup") });
 
     // Turning the site off stops the content script there.
@@ -318,7 +317,7 @@ describe("browser extension", () => {
     expect(await page.locator("ipatlas-ip").count()).toBe(0);
     await popup.getByLabel("On for 127.0.0.1").check();
     await page.reload();
-    await expect.poll(() => page.locator("ipatlas-ip").count(), { timeout: 10_000 }).toBe(8);
+    await expect.poll(() => page.locator("ipatlas-ip").count()).toBe(8);
     await popup.close();
     await page.close();
   }, 60_000);
@@ -330,11 +329,11 @@ describe("browser extension", () => {
     const lookup = popup.getByRole("region", { name: "Look up an address" });
     await popup.getByLabel("IP address or CIDR block").fill("garbage");
     await popup.getByRole("button", { name: "Look up", exact: true }).click();
-    await expect.poll(textOf(lookup), WAIT).toContain("No IP address in “garbage”.");
+    await expect.poll(textOf(lookup)).toContain("No IP address in “garbage”.");
     await popup.getByLabel("IP address or CIDR block").fill(" [8.8.8.8] ");
     await popup.getByRole("button", { name: "Look up", exact: true }).click();
-    await expect.poll(textOf(lookup), WAIT).toContain(google.continent!.country!.name!);
-    await expect.poll(textOf(lookup), WAIT).toContain(`AS${google.asn!.number}`);
+    await expect.poll(textOf(lookup)).toContain(google.continent!.country!.name!);
+    await expect.poll(textOf(lookup)).toContain(`AS${google.asn!.number}`);
     const links = lookup.getByRole("navigation", { name: "More about 8.8.8.8" }).getByRole("link");
     expect(await links.evaluateAll((els) => els.map((a) => [a.textContent, (a as HTMLAnchorElement).href]))).toEqual([
       ["RDAP (rdap.org)", "https://rdap.org/ip/8.8.8.8"],
@@ -343,7 +342,7 @@ describe("browser extension", () => {
     ]);
     expect(await popup.getByRole("button", { name: "Copy 8.8.8.8" }).count()).toBe(1);
     expect(await popup.getByRole("button", { name: "Copy 127.0.0.1" }).count()).toBeGreaterThan(0);
-    await expect.poll(textOf(popup.getByLabel("Quota")), WAIT).toMatch(/^[\d,]+ of 1,000 lookups left this month \(until /);
+    await expect.poll(textOf(popup.getByLabel("Quota"))).toMatch(/^[\d,]+ of 1,000 lookups left this month \(until /);
     await popup.screenshot({ path: shot("popup-lookup"), fullPage: true });
     await popup.close();
 
@@ -352,11 +351,11 @@ describe("browser extension", () => {
     await options.getByLabel("Name", { exact: true }).fill("Shodan");
     await options.getByLabel("URL with {ip}").fill("https://www.shodan.io/host/");
     await options.getByRole("button", { name: "Add service" }).click();
-    await expect.poll(textOf(options.getByRole("alert")), WAIT).toContain("{ip}");
+    await expect.poll(textOf(options.getByRole("alert"))).toContain("{ip}");
     await options.getByLabel("URL with {ip}").fill("https://www.shodan.io/host/{ip}");
     await options.getByRole("button", { name: "Add service" }).click();
     await options.getByRole("button", { name: "Remove RIPEstat" }).click();
-    await expect.poll(async () => (await savedSettings()).services?.map((service) => service.name), WAIT).toEqual([
+    await expect.poll(async () => (await savedSettings()).services?.map((service) => service.name)).toEqual([
       "RDAP (rdap.org)",
       "BGP (bgp.he.net)",
       "Shodan",
@@ -369,7 +368,7 @@ describe("browser extension", () => {
     await lookupWindow.setViewportSize({ width: 400, height: 720 });
     await lookupWindow.goto(`chrome-extension://${extensionId}/popup.html?q=${encodeURIComponent("2001:4860:4860::8888")}`);
     const found = lookupWindow.getByRole("region", { name: "Look up an address" });
-    await expect.poll(textOf(found), WAIT).toContain("AS");
+    await expect.poll(textOf(found)).toContain("AS");
     expect(await found.getByRole("link").evaluateAll((els) => els.map((a) => a.textContent))).toEqual(["RDAP (rdap.org)", "BGP (bgp.he.net)", "Shodan"]);
     expect(await found.getByRole("link", { name: "Shodan" }).getAttribute("href")).toBe("https://www.shodan.io/host/2001%3A4860%3A4860%3A%3A8888");
     await lookupWindow.close();
@@ -382,14 +381,14 @@ describe("browser extension", () => {
       const page = await context.newPage();
       await page.goto(`${pages.url}/demo`);
       const tabId = await tabIdOf(`${pages.url}/demo`);
-      await expect.poll(actionTitle(tabId), WAIT).toBe("Private / reserved address · 127.0.0.1 (IPv4)");
+      await expect.poll(actionTitle(tabId)).toBe("Private / reserved address · 127.0.0.1 (IPv4)");
       await page.reload();
-      await expect.poll(actionTitle(tabId), WAIT).toBe("Private / reserved address · 127.0.0.1 (IPv4)");
+      await expect.poll(actionTitle(tabId)).toBe("Private / reserved address · 127.0.0.1 (IPv4)");
 
       const v6 = await context.newPage();
       await v6.goto(`${v6pages.url}/demo`);
       const v6Tab = await tabIdOf(`${v6pages.url}/demo`);
-      await expect.poll(actionTitle(v6Tab), WAIT).toBe("Private / reserved address · ::1 (IPv6)");
+      await expect.poll(actionTitle(v6Tab)).toBe("Private / reserved address · ::1 (IPv6)");
       expect(await actionTitle(tabId)()).toBe("Private / reserved address · 127.0.0.1 (IPv4)");
 
       // A public server cannot be reached on loopback: the address webRequest reported is set as
@@ -401,7 +400,7 @@ describe("browser extension", () => {
         [tabId, `${pages.url}/demo`] as const,
       );
       await page.evaluate(() => history.pushState({}, "", "/demo?view=2"));
-      await expect.poll(actionTitle(tabId), WAIT).toBe(`${google.continent!.country!.name} · 8.8.8.8 (IPv4)`);
+      await expect.poll(actionTitle(tabId)).toBe(`${google.continent!.country!.name} · 8.8.8.8 (IPv4)`);
       await page.evaluate(() => history.pushState({}, "", "/demo?view=3"));
       await page.waitForTimeout(300);
       expect(await usedConversions()).toBeLessThanOrEqual(before + 1); // one lookup per server address, cached
@@ -432,30 +431,30 @@ describe("browser extension", () => {
     const page = await context.newPage();
     await page.goto(`${pages.url}/detect`);
     const marks = page.locator("ipatlas-ip");
-    await expect.poll(() => marks.count(), WAIT).toBe(7);
+    await expect.poll(() => marks.count()).toBe(7);
     expect(await marks.evaluateAll((els) => els.map((el) => el.textContent))).toEqual([
       "45.33.0.0/16", "2001:db8::/32", "2a00:1450:4001::1", "::ffff:8.8.8.8", "1.1.1.1", "8.8.4.4", "9.9.9.9",
     ]);
     expect(await page.locator("#version ipatlas-ip").count()).toBe(0);
     await hoverMark(page, "45.33.0.0/16");
-    await expect.poll(textOf(card(page)), WAIT).toContain("Network of 65,536 addresses");
-    await expect.poll(textOf(card(page)), WAIT).toContain("Country");
+    await expect.poll(textOf(card(page))).toContain("Network of 65,536 addresses");
+    await expect.poll(textOf(card(page))).toContain("Country");
     expect(await card(page).getByRole("link", { name: "RDAP (rdap.org)" }).getAttribute("href")).toBe("https://rdap.org/ip/45.33.0.0%2F16");
     await page.screenshot({ path: shot("card-cidr") });
     await hoverMark(page, "2001:db8::/32");
-    await expect.poll(textOf(card(page)), WAIT).toContain("Private / reserved address");
+    await expect.poll(textOf(card(page))).toContain("Private / reserved address");
     await page.close();
   }, 30_000);
 
   it("keyboard and screen readers: one tab stop for all addresses, arrows between them, Enter into the card, Escape back", async () => {
     const page = await context.newPage();
     await page.goto(`${pages.url}/detect`);
-    await expect.poll(() => page.locator("ipatlas-ip").count(), WAIT).toBe(7);
+    await expect.poll(() => page.locator("ipatlas-ip").count()).toBe(7);
     const focused = () => page.evaluate(() => document.activeElement?.textContent ?? null);
     await page.keyboard.press("Tab");
     expect(await focused()).toBe("45.33.0.0/16");
     expect(await page.locator("ipatlas-ip[tabindex='0']").count()).toBe(1);
-    await expect.poll(() => card(page).getAttribute("aria-label", { timeout: 500 }).catch(() => null), WAIT).toBe("IP address 45.33.0.0/16");
+    await expect.poll(() => card(page).getAttribute("aria-label", { timeout: 500 }).catch(() => null)).toBe("IP address 45.33.0.0/16");
     expect(await page.locator("ipatlas-ip", { hasText: "45.33.0.0/16" }).getAttribute("role")).toBe("button");
     expect(await page.locator("ipatlas-ip", { hasText: "45.33.0.0/16" }).getAttribute("aria-expanded")).toBe("true");
 
@@ -471,20 +470,20 @@ describe("browser extension", () => {
     // Tab leaves the addresses at once: the next stop is the link (whose address has no stop of its own).
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.localName)).toBe("a");
-    await expect.poll(() => card(page).getAttribute("aria-label", { timeout: 500 }).catch(() => null), WAIT).toBe("IP address 1.1.1.1");
+    await expect.poll(() => card(page).getAttribute("aria-label", { timeout: 500 }).catch(() => null)).toBe("IP address 1.1.1.1");
     await page.keyboard.press("Shift+Tab");
     expect(await focused()).toBe("2a00:1450:4001::1"); // the roving stop remembers where you were
 
     // Enter moves into the card: Copy, then the service links; Escape closes and returns.
-    await expect.poll(textOf(card(page)), WAIT).toContain("Country");
+    await expect.poll(textOf(card(page))).toContain("Country");
     await page.keyboard.press("Enter");
     const inCard = () => page.evaluate(() => document.querySelector("ipatlas-card")!.shadowRoot!.activeElement?.textContent ?? null);
-    await expect.poll(inCard, WAIT).toBe("Copy");
+    await expect.poll(inCard).toBe("Copy");
     await page.keyboard.press("Tab");
     expect(await inCard()).toBe("RDAP (rdap.org)");
     await page.screenshot({ path: shot("card-keyboard") });
     await page.keyboard.press("Escape");
-    await expect.poll(() => card(page).count(), WAIT).toBe(0);
+    await expect.poll(() => card(page).count()).toBe(0);
     expect(await focused()).toBe("2a00:1450:4001::1");
     await page.close();
   }, 30_000);
@@ -492,14 +491,14 @@ describe("browser extension", () => {
   it("context menu and shortcut: the card opens next to the selected address", async () => {
     const page = await context.newPage();
     await page.goto(`${pages.url}/detect`);
-    await expect.poll(() => page.locator("ipatlas-ip").count(), WAIT).toBe(7);
+    await expect.poll(() => page.locator("ipatlas-ip").count()).toBe(7);
     const tabId = await tabIdOf(`${pages.url}/detect`);
     // What the worker sends on "Look up with IP Atlas" (selection text) and on the shortcut (no text:
     // the page's selection); Chromium's menus and browser shortcuts cannot be driven headless.
     const ask = (message: object) =>
       worker.evaluate(([id, m]) => (globalThis as any).chrome.tabs.sendMessage(id, m), [tabId, message] as const);
     expect(await ask({ type: "show-lookup", text: "from 8.8.8.8 port 22" })).toEqual({ shown: true, text: "from 8.8.8.8 port 22" });
-    await expect.poll(textOf(card(page)), WAIT).toContain("8.8.8.8");
+    await expect.poll(textOf(card(page))).toContain("8.8.8.8");
     await page.keyboard.press("Escape");
     await page.evaluate(() => {
       const range = document.createRange();
@@ -508,8 +507,8 @@ describe("browser extension", () => {
       getSelection()!.addRange(range);
     });
     expect(await ask({ type: "show-lookup" })).toEqual({ shown: true, text: "9.9.9.9" });
-    await expect.poll(textOf(card(page)), WAIT).toContain("9.9.9.9");
-    await expect.poll(() => page.evaluate(() => document.querySelector("ipatlas-card")!.shadowRoot!.activeElement?.textContent ?? null), WAIT).toBe("Copy");
+    await expect.poll(textOf(card(page))).toContain("9.9.9.9");
+    await expect.poll(() => page.evaluate(() => document.querySelector("ipatlas-card")!.shadowRoot!.activeElement?.textContent ?? null)).toBe("Copy");
     await page.screenshot({ path: shot("card-selection") });
     // Nothing to show: the worker then opens the lookup box with the text.
     expect(await ask({ type: "show-lookup", text: "example.com" })).toEqual({ shown: false, text: "example.com" });
@@ -534,25 +533,25 @@ describe("browser extension", () => {
       const page = await context.newPage();
       await page.goto(`${pages.url}/demo`);
       await hoverMark(page, /^8\.8\.8\.8$/);
-      await expect.poll(textOf(card(page)), WAIT).toContain("Country");
+      await expect.poll(textOf(card(page))).toContain("Country");
       const later = page.locator("#later");
       // Each newly hovered address is one more POST /convert; the third is refused.
       for (const ip of ["5.5.5.5", "6.6.6.6"]) {
         await page.evaluate((text) => (document.getElementById("later")!.textContent = `New login from ${text}`), ip);
-        await expect.poll(() => later.locator("ipatlas-ip").count(), WAIT).toBe(1);
+        await expect.poll(() => later.locator("ipatlas-ip").count()).toBe(1);
         await hoverMark(page, ip);
-        await expect.poll(textOf(card(page)), WAIT).not.toContain("Looking up");
+        await expect.poll(textOf(card(page))).not.toContain("Looking up");
       }
-      await expect.poll(textOf(card(page)), WAIT).toMatch(/Too many lookups in a short time: the extension pauses\. Lookups resume in about 1 minute\./);
+      await expect.poll(textOf(card(page))).toMatch(/Too many lookups in a short time: the extension pauses\. Lookups resume in about 1 minute\./);
       const sent = counter.count();
       expect(sent).toBe(3);
 
       // More hovers and new addresses: answered from the back-off, nothing reaches the server.
       for (const ip of ["7.7.7.7", "6.6.6.6", "4.4.4.4"]) {
         await page.evaluate((text) => (document.getElementById("later")!.textContent = `New login from ${text}`), ip);
-        await expect.poll(() => later.locator("ipatlas-ip").count(), WAIT).toBe(1);
+        await expect.poll(() => later.locator("ipatlas-ip").count()).toBe(1);
         await hoverMark(page, ip);
-        await expect.poll(textOf(card(page)), WAIT).toContain("Too many lookups");
+        await expect.poll(textOf(card(page))).toContain("Too many lookups");
       }
       await page.screenshot({ path: shot("card-429") });
       expect(counter.count()).toBe(sent);
@@ -586,7 +585,7 @@ describe("browser extension", () => {
     const page = await context.newPage();
     await page.goto(`${pages.url}/demo`);
     await hoverMark(page, /^1\.1\.1\.1$/);
-    await expect.poll(textOf(card(page)), WAIT).toContain("49 of 1,000 lookups left this month");
+    await expect.poll(textOf(card(page))).toContain("49 of 1,000 lookups left this month");
     await page.screenshot({ path: shot("card-quota-low") });
     await page.close();
   }, 60_000);
@@ -602,11 +601,11 @@ describe("browser extension", () => {
       const popup = await other.context.newPage();
       await popup.setViewportSize({ width: 400, height: 300 });
       await popup.goto(`chrome-extension://${other.extensionId}/popup.html`);
-      await expect.poll(textOf(popup.getByRole("status")), WAIT).toContain(setupHint);
+      await expect.poll(textOf(popup.getByRole("status"))).toContain(setupHint);
       await popup.screenshot({ path: shot(`popup-${locale}`) });
       const options = await other.context.newPage();
       await options.goto(`chrome-extension://${other.extensionId}/options.html`);
-      await expect.poll(textOf(options.locator("body")), WAIT).toContain(locale === "de" ? "Nachschlagedienste" : "検索サービス");
+      await expect.poll(textOf(options.locator("body"))).toContain(locale === "de" ? "Nachschlagedienste" : "検索サービス");
       await options.screenshot({ path: shot(`options-${locale}`), fullPage: true });
     } finally {
       await other.context.close();

@@ -443,7 +443,8 @@ describe("<ipatlas-widget> in Chromium", () => {
         const shot = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
         const view = await shot.newPage();
         await view.goto(`${api.url}/widget/demo?key=${demoKey}`);
-        await expect.poll(() => view.locator('ipatlas-widget [data-status="loading"]').count()).toBe(0);
+        // every widget has answered: counting boxes still loading would pass before any had started
+        await expect.poll(() => view.locator('ipatlas-widget [part="box"]:not([data-status="loading"])').count()).toBe(6);
         await view.screenshot({ path: `/work/notes/screens/web-widget-demo-${width}-${colorScheme}.png`, fullPage: true });
         await shot.close();
       }
