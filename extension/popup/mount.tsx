@@ -8,7 +8,7 @@ import type { WxtBrowser as Browser } from "wxt/browser";
 import type { QuotaInfo } from "../../lib/client/index.js";
 import { askWorker } from "../shared/messages.js";
 import { QUOTA_KEY } from "../shared/quota.js";
-import { loadSettings, saveSettings } from "../shared/settings.js";
+import { loadSettings, writeSettings } from "../shared/settings.js";
 import type { StorageAreaLike } from "../shared/storage-area.js";
 import "../shared/page.css";
 import { PopupPage } from "./popup-page.js";
@@ -29,7 +29,7 @@ export function mountPopup(browser: Browser, root: HTMLElement): void {
   render(
     <PopupPage
       loadSettings={() => loadSettings(area)}
-      saveSettings={(patch) => saveSettings(area, patch)}
+      save={(settings) => writeSettings(area, settings)}
       ownIp={() => askWorker(send, { type: "own-ip" })}
       tabServer={async () => {
         if (params.has("q") && !params.has("tabId")) return null; // the lookup window has no tab of its own

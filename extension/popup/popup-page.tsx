@@ -16,7 +16,8 @@ import { parseLookupQuery } from "./lookup-query.js";
 
 export interface PopupPageProps {
   loadSettings(): Promise<Settings>;
-  saveSettings(patch: Partial<Settings>): Promise<Settings>;
+  /** stores the whole settings in the call itself: a popup closes the moment the user clicks away */
+  save(settings: Settings): Promise<Settings>;
   ownIp(): Promise<OwnIpResponse>;
   /** null when there is no ordinary tab (e.g. a browser page) */
   tabServer(): Promise<TabServerResponse | null>;
@@ -113,9 +114,9 @@ export function PopupPage(props: PopupPageProps) {
               checked={isActiveOn(s, site)}
               disabled={!s.enabled}
               onChange={(e) => {
-                const disabledSites = withSiteEnabled(s, site, e.currentTarget.checked);
-                settings.value = { ...s, disabledSites };
-                void props.saveSettings({ disabledSites });
+                const next = { ...s, disabledSites: withSiteEnabled(s, site, e.currentTarget.checked) };
+                settings.value = next;
+                void props.save(next);
               }}
             />
             {t("onForSite", site)}

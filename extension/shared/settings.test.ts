@@ -6,7 +6,6 @@ import {
   loadSettings,
   normalizeSite,
   sanitizeSettings,
-  saveSettings,
   withSiteEnabled,
   writeSettings,
 } from "./settings.js";
@@ -14,13 +13,6 @@ import {
 describe("settings", () => {
   it("loads the defaults from empty storage", async () => {
     expect(await loadSettings(memoryStorageArea())).toEqual(DEFAULT_SETTINGS);
-  });
-
-  it("saves a patch over what is stored", async () => {
-    const area = memoryStorageArea();
-    await saveSettings(area, { serverUrl: " http://127.0.0.1:8787 ", apiKey: "ipa_pk_x" });
-    await saveSettings(area, { enabled: false });
-    expect(await loadSettings(area)).toMatchObject({ serverUrl: "http://127.0.0.1:8787", apiKey: "ipa_pk_x", enabled: false });
   });
 
   it("writes the whole settings in the call itself, reading nothing first", async () => {

@@ -75,14 +75,10 @@ export async function loadSettings(area: StorageAreaLike): Promise<Settings> {
   return sanitizeSettings(stored[SETTINGS_KEY]);
 }
 
-/** Merges a patch over what is stored (the popup changes one field of settings it did not load). */
-export async function saveSettings(area: StorageAreaLike, patch: Partial<Settings>): Promise<Settings> {
-  return writeSettings(area, { ...(await loadSettings(area)), ...patch });
-}
-
 /**
  * Stores the whole settings, asking storage in the same call, with nothing read first: the options
- * page holds the whole state, and a tab closed right after an edit must not lose it.
+ * page and the popup hold the whole state, and a tab or popup closed right after an edit must not
+ * lose it.
  */
 export async function writeSettings(area: StorageAreaLike, settings: Settings): Promise<Settings> {
   const next = sanitizeSettings(settings);
