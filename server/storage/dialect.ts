@@ -52,7 +52,28 @@ export interface GroupBatch {
   limit: number | null;
   start: number;
   end: number;
+  /** set when these rows are one chunk of a bulk written in several transactions (Dialect.chunkRows) */
+  chunk?: BulkChunk;
 }
+
+/**
+ * One chunk of a bulk. The first reserves the quota of all the bulk's rows, numbers them and
+ * opens the bulk; until the last chunk closes it (and counts its rows as used), the bulk's rows
+ * are neither listed nor counted, and a server that dies in between has them removed when the
+ * file is next opened.
+ */
+export interface BulkChunk {
+  /** the open bulk these rows belong to; null for the first chunk, which opens it */
+  bulk: number | null;
+  /** rows in the whole bulk */
+  rows: number;
+  /** the seq of this chunk's first row (0 in the first chunk: it is numbered there) */
+  seq: number;
+  last: boolean;
+}
+
+/** What writing a batch returned; a first chunk that was accepted also names the bulk it opened. */
+export type WriteResult = CommitResult & { bulk?: { id: number; firstSeq: number } };
 
 export interface ConversionGroup {
   batches: GroupBatch[];
@@ -75,6 +96,14 @@ export interface Dialect {
   readonly kind: "sqlite" | "postgres";
   /** most rows one group commit carries (a bound on transaction length) */
   readonly groupRows: number;
+  /**
+   * Set: a batch of more rows is written in chunks of this many, each in its own transaction, so
+   * writes of other requests (one writer at a time) wait for a chunk rather than a whole bulk.
+   * The dialect then keeps the rows of a bulk still being written out of lists and counts.
+   */
+  readonly chunkRows?: number;
+  /** removes the rows of an open bulk (a later chunk failed) and releases its quota */
+  abortBulk?(bulk: number): Promise<void>;
   /** runs the migrations not applied yet; the dialect is ready to use afterwards */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -111,13 +140,13 @@ export interface Dialect {
    * One transaction: each batch reserves its quota with one atomic statement (used + n <= limit)
    * and, when it fits, numbers its rows (`seq`) and inserts them; a refused batch changes nothing.
    */
-  writeConversions(group: ConversionGroup): Promise<CommitResult[]>;
+  writeConversions(group: ConversionGroup): Promise<WriteResult[]>;
   conversionByUid(project: number, uniqueId: string): Promise<ConversionRow | undefined>;
   /** lower-case uuids, each once */
   conversionsByUids(project: number, uniqueIds: string[]): Promise<ConversionRow[]>;
-  /** rows of the project (the sum of its quota counters), and the plan's matches (the sum of its disjoint scans) */
+  /** rows of the project (the sum of its quota counters), and the plan's matches (the sum of its disjoint scans); an open bulk's rows are in neither */
   countConversions(project: number, plan: IpSearchPlan | null): Promise<{ projectRows: number; matches: number }>;
-  /** a page of the source's rows, newest (highest id) first */
+  /** a page of the source's rows, newest (highest id) first, without an open bulk's rows */
   listPage(project: number, source: PageSource, limit: number, offset: number): Promise<ConversionRow[]>;
 }
 

@@ -64,14 +64,18 @@ export class GroupCommitQueue<T, R> {
    * so a close right after a request was accepted still writes it.
    */
   submitWhenReady(item: Promise<T>): Promise<R> {
-    const submitted = item.then((ready) => this.submit(ready));
-    const settled = submitted.then(
+    return this.hold(item.then((ready) => this.submit(ready)));
+  }
+
+  /** `drain` also waits for `work` (e.g. a sequence of submissions still to come); returns it. */
+  hold<W>(work: Promise<W>): Promise<W> {
+    const settled = work.then(
       () => {},
       () => {},
     );
     this.preparing.add(settled);
     void settled.then(() => this.preparing.delete(settled));
-    return submitted;
+    return work;
   }
 
   submit(item: T): Promise<R> {

@@ -22,6 +22,8 @@ const postgresPool = (storage: Storage) => (storage as SqlStorage<PostgresDialec
 /** Puts the database back to schema version 3: conversion ids were the global row id. */
 const BACK_TO_V3 = [
   "DELETE FROM schema_migrations WHERE version >= 4",
+  // SQLite's migration 5
+  "DROP TABLE IF EXISTS open_bulks",
   "ALTER TABLE conversions DROP COLUMN seq",
   "ALTER TABLE projects DROP COLUMN conversions",
 ];

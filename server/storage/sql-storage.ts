@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Plan } from "../../lib/schemas/api.js";
-import { emptyColumns, type ConversionGroup, type Dialect, type DimensionTable, type PageSource } from "./dialect.js";
+import { emptyColumns, type BulkChunk, type ConversionGroup, type Dialect, type DimensionTable, type PageSource, type WriteResult } from "./dialect.js";
 import { GroupCommitQueue } from "./group-commit.js";
 import { ipSearchPlan } from "./ip-prefix.js";
 import { encodeConversions, STATUS_CODES, type Dimension, type EncodedRecord } from "./record-codec.js";
@@ -37,6 +37,7 @@ import type {
 interface PendingBatch {
   batch: ConversionBatch;
   records: EncodedRecord[];
+  chunk?: BulkChunk;
 }
 
 /**
@@ -52,7 +53,7 @@ export interface WriteTurn {
 
 export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   readonly kind: Dialect["kind"];
-  private readonly queue: GroupCommitQueue<PendingBatch, CommitResult>;
+  private readonly queue: GroupCommitQueue<PendingBatch, WriteResult>;
   /** project id → integer id; a project is never deleted, so an entry never goes stale */
   private readonly projectSeqs = new Map<string, number>();
   /** dimension key → row id, only for rows known to be committed */
@@ -174,10 +175,40 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   // ---- conversions
 
   commitConversions(batch: ConversionBatch): Promise<CommitResult> {
-    return this.queue.submitWhenReady(encodeConversions(batch.conversions).then((records) => ({ batch, records })));
+    const records = encodeConversions(batch.conversions);
+    const chunkRows = this.dialect.chunkRows;
+    if (!chunkRows || batch.conversions.length <= chunkRows) return this.queue.submitWhenReady(records.then((ready) => ({ batch, records: ready })));
+    return this.queue.hold(records.then((ready) => this.commitInChunks(batch, ready, chunkRows)));
   }
 
-  private async writeGroupInTurn(items: PendingBatch[]): Promise<CommitResult[]> {
+  /**
+   * A batch larger than the dialect's chunk, one transaction per chunk, each through the queue
+   * in turn, so the requests that arrive meanwhile are written between two chunks instead of
+   * after the whole bulk. The first chunk reserves the quota of all rows and opens the bulk, the
+   * last closes it; the answer waits for the last (docs/storage.md "Bulks in chunks").
+   */
+  private async commitInChunks(batch: ConversionBatch, records: EncodedRecord[], size: number): Promise<CommitResult> {
+    const total = records.length;
+    const write = (start: number, chunk: BulkChunk) =>
+      this.queue.submit({ batch: { ...batch, conversions: batch.conversions.slice(start, start + size) }, records: records.slice(start, start + size), chunk });
+    const first = await write(0, { bulk: null, rows: total, seq: 0, last: false });
+    if (!first.accepted) return first;
+    const { id, firstSeq } = first.bulk!;
+    try {
+      let used = first.used;
+      for (let start = size; start < total; start += size) {
+        ({ used } = await write(start, { bulk: id, rows: total, seq: firstSeq + start, last: start + size >= total }));
+      }
+      return { accepted: true, used };
+    } catch (error) {
+      // should this fail too, the bulk stays hidden, holding its quota, until the first opening
+      // of the file after this process ends removes it
+      await this.dialect.abortBulk?.(id).catch(() => {});
+      throw error;
+    }
+  }
+
+  private async writeGroupInTurn(items: PendingBatch[]): Promise<WriteResult[]> {
     if (!this.writeTurn) return this.writeGroup(items);
     await this.writeTurn.take();
     try {
@@ -187,7 +218,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     }
   }
 
-  private async writeGroup(items: PendingBatch[]): Promise<CommitResult[]> {
+  private async writeGroup(items: PendingBatch[]): Promise<WriteResult[]> {
     const projects: number[] = [];
     for (const { batch } of items) {
       const seq = await this.projectSeq(batch.projectId);
@@ -225,7 +256,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     const rows = emptyColumns();
     const locations = this.dimensionIds.locations;
     const networks = this.dimensionIds.networks;
-    const batches = items.map(({ batch, records }, i) => {
+    const batches = items.map(({ batch, records, chunk }, i) => {
       const start = rows.project.length;
       const project = projects[i]!;
       batch.conversions.forEach((conversion, j) => {
@@ -246,7 +277,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
         rows.extra.push(record.extra);
         rows.seq.push(0);
       });
-      return { project, period: batch.period, limit: batch.limit, start, end: rows.project.length };
+      return { project, period: batch.period, limit: batch.limit, start, end: rows.project.length, chunk };
     });
     return { batches, rows };
   }

@@ -5,15 +5,15 @@
  * is prepared once per connection, after the migrations made its tables.
  */
 import Database from "better-sqlite3";
+import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Plan } from "../../../lib/schemas/api.js";
-import type { ConversionGroup, Dialect, DimensionTable, GroupBatch, KeyAuthRows, PageSource } from "../dialect.js";
+import type { ConversionGroup, Dialect, DimensionTable, GroupBatch, KeyAuthRows, PageSource, WriteResult } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
 import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, type ProjectRow, type WebsiteRow } from "../rows.js";
-import type { CommitResult } from "../types.js";
 import { SQLITE_MIGRATIONS } from "./migrations.js";
 import { SqliteWriter } from "./writer.js";
 
@@ -32,6 +32,8 @@ export interface SqliteOptions {
    * Default true (SQLite's own: the commit that crosses 1000 pages of WAL checkpoints).
    */
   autocheckpoint?: boolean;
+  /** who opens bulks on this connection (`pid:token`); the writer thread shares its main connection's */
+  owner?: string;
 }
 
 /**
@@ -50,6 +52,24 @@ export const SQLITE_FILE = "ipatlas.sqlite";
  * (one group is written at a time), so this connection does not wait for its lock.
  */
 const SMALL_WRITE_ROWS = 100;
+/**
+ * A group's row bound, and the chunk a larger bulk is written in: one writer at a time, so a
+ * GET's row waits for at most one chunk instead of a whole 5000-row bulk (docs/storage.md
+ * "Bulks in chunks").
+ */
+const CHUNK_ROWS = 1000;
+
+/** owners of the dialects open in this thread: their bulks are in progress, not abandoned */
+const liveOwners = new Set<string>();
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 export function uuidToBlob(uuid: string): Buffer {
   return Buffer.from(uuid.replace(/-/g, ""), "hex");
@@ -81,7 +101,14 @@ export function connectSqlite(options: SqliteOptions): SqliteDialect {
   return new SqliteDialect(db, options);
 }
 
-const sameQuota = (a: GroupBatch, b: GroupBatch) => a.project === b.project && a.period === b.period && a.limit === b.limit;
+const sameQuota = (a: GroupBatch, b: GroupBatch) => !a.chunk && !b.chunk && a.project === b.project && a.period === b.period && a.limit === b.limit;
+
+/** the rows of a project's open bulks; `?` is the lowest first_id among them, which most rows are below */
+const HIDE_OPEN_BULKS = `(c.id < ? OR NOT EXISTS (SELECT 1 FROM open_bulks b
+  WHERE b.project = c.project AND c.seq BETWEEN b.first_seq AND b.first_seq + b.rows - 1))`;
+
+/** quota held by the open bulks of @project in @period */
+const HELD_BY_BULKS = "(SELECT COALESCE(SUM(rows), 0) FROM open_bulks WHERE project = @project AND period = @period)";
 
 function prepareStatements(db: Database.Database) {
   return {
@@ -108,17 +135,31 @@ function prepareStatements(db: Database.Database) {
     removeWebsite: db.prepare("UPDATE websites SET removed_at = ? WHERE id = ? AND removed_at IS NULL RETURNING *"),
     revokeWebsiteKeys: db.prepare("UPDATE api_keys SET revoked_at = ? WHERE website_id = ? AND revoked_at IS NULL"),
     // Quota reservation: one statement, atomic under SQLite's single writer. Nothing is
-    // returned (and nothing changes) when the batch does not fit.
+    // returned (and nothing changes) when the batch does not fit. Open bulks hold quota too.
     reserve: db
       .prepare(
         `INSERT INTO usage (project, period, used)
-           SELECT @project, @period, @n WHERE @limit IS NULL OR @n <= @limit
+           SELECT @project, @period, @n WHERE @limit IS NULL OR @n + ${HELD_BY_BULKS} <= @limit
          ON CONFLICT (project, period) DO UPDATE SET used = used + excluded.used
-           WHERE @limit IS NULL OR used + excluded.used <= @limit
+           WHERE @limit IS NULL OR used + excluded.used + ${HELD_BY_BULKS} <= @limit
          RETURNING used`,
       )
       .pluck(),
     usage: db.prepare("SELECT used FROM usage WHERE project = ? AND period = ?").pluck(),
+    // used and held by open bulks: what a bulk's first chunk must fit beside
+    held: db.prepare(`SELECT COALESCE((SELECT used FROM usage WHERE project = @project AND period = @period), 0) + ${HELD_BY_BULKS}`).pluck(),
+    addUsed: db
+      .prepare("INSERT INTO usage (project, period, used) VALUES (?, ?, ?) ON CONFLICT (project, period) DO UPDATE SET used = used + excluded.used RETURNING used")
+      .pluck(),
+    openBulk: db
+      .prepare("INSERT INTO open_bulks (project, period, rows, first_seq, first_id, owner, started_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id")
+      .pluck(),
+    isOpen: db.prepare("SELECT 1 FROM open_bulks WHERE id = ?").pluck(),
+    closeBulk: db.prepare("DELETE FROM open_bulks WHERE id = ?"),
+    openBulks: db.prepare("SELECT id, owner FROM open_bulks"),
+    bulkById: db.prepare("SELECT project, first_seq, first_id, rows FROM open_bulks WHERE id = ?"),
+    removeBulkRows: db.prepare("DELETE FROM conversions WHERE project = ? AND id >= ? AND seq BETWEEN ? AND ?"),
+    hiddenFrom: db.prepare("SELECT min(first_id) FROM open_bulks WHERE project = ?").pluck(),
     projectRows: db.prepare("SELECT COALESCE(SUM(used), 0) FROM usage WHERE project = ?").pluck(),
     // the project's last conversion id after n more
     numberConversions: db.prepare("UPDATE projects SET conversions = conversions + ? WHERE seq = ? RETURNING conversions").pluck(),
@@ -145,8 +186,10 @@ function prepareStatements(db: Database.Database) {
 
 export class SqliteDialect implements Dialect {
   readonly kind = "sqlite" as const;
-  /** a group is written synchronously on the event loop: at most one full bulk per transaction */
-  readonly groupRows = 5000;
+  readonly groupRows = CHUNK_ROWS;
+  readonly chunkRows = CHUNK_ROWS;
+  /** marks the bulks this connection (and its writer thread) opens */
+  private readonly owner: string;
   private stmt!: ReturnType<typeof prepareStatements>;
   /** the list planner's statements, by SQL text: a handful of shapes, each prepared once */
   private readonly listStatements = new Map<string, Database.Statement>();
@@ -157,7 +200,10 @@ export class SqliteDialect implements Dialect {
   constructor(
     readonly db: Database.Database,
     private readonly options: SqliteOptions,
-  ) {}
+  ) {
+    this.owner = options.owner ?? `${process.pid}:${randomUUID()}`;
+    liveOwners.add(this.owner);
+  }
 
   /** Prepares every statement; the tables must exist (after migrate, or on a migrated file). */
   prepare(): void {
@@ -178,8 +224,9 @@ export class SqliteDialect implements Dialect {
       }
     }).immediate();
     this.prepare();
+    this.removeAbandonedBulks();
     if (this.options.writerThread && !this.writer) {
-      this.writer = new SqliteWriter({ dataDir: this.options.dataDir, synchronous: this.options.synchronous, autocheckpoint: false });
+      this.writer = new SqliteWriter({ dataDir: this.options.dataDir, synchronous: this.options.synchronous, autocheckpoint: false, owner: this.owner });
       this.db.pragma("wal_autocheckpoint = 0");
     }
   }
@@ -208,6 +255,34 @@ export class SqliteDialect implements Dialect {
   async close(): Promise<void> {
     await this.writer?.close();
     if (this.db.open) this.db.close();
+    liveOwners.delete(this.owner);
+  }
+
+  /**
+   * The open bulks of a server that is gone (it died between two chunks): their rows and held
+   * quota go, as if the request had never come. A bulk is the server's own when its owner is
+   * open in this thread; another process's, while that process lives.
+   */
+  private removeAbandonedBulks(): void {
+    for (const { id, owner } of this.stmt.openBulks.all() as Array<{ id: number; owner: string }>) {
+      if (liveOwners.has(owner)) continue;
+      const pid = Number(owner.split(":")[0]);
+      if (pid !== process.pid && processAlive(pid)) continue;
+      this.db.transaction(() => this.removeBulk(id)).immediate();
+    }
+  }
+
+  private removeBulk(id: number): void {
+    const bulk = this.stmt.bulkById.get(id) as { project: number; first_seq: number; first_id: number; rows: number } | undefined;
+    if (!bulk) return;
+    this.stmt.removeBulkRows.run(bulk.project, bulk.first_id, bulk.first_seq, bulk.first_seq + bulk.rows - 1);
+    this.stmt.closeBulk.run(id);
+  }
+
+  async abortBulk(bulk: number): Promise<void> {
+    const writer = this.liveWriter();
+    if (writer) return writer.abortBulk(bulk);
+    this.db.transaction(() => this.removeBulk(bulk)).immediate();
   }
 
   async changeVersion(): Promise<number> {
@@ -317,18 +392,19 @@ export class SqliteDialect implements Dialect {
     ).immediate();
   }
 
-  async writeConversions(group: ConversionGroup): Promise<CommitResult[]> {
+  async writeConversions(group: ConversionGroup): Promise<WriteResult[]> {
     const writer = this.liveWriter();
     if (writer && group.rows.project.length > SMALL_WRITE_ROWS) return writer.writeConversions(group);
     const { batches, rows } = group;
     const s = this.stmt;
     const reserve = (batch: GroupBatch, n: number) => s.reserve.get({ project: batch.project, period: batch.period, n, limit: batch.limit }) as number | undefined;
-    const insert = (from: GroupBatch, to: GroupBatch) => {
-      const n = to.end - from.start;
-      let seq = (s.numberConversions.get(n, from.project) as number) - n;
-      for (let i = from.start; i < to.end; i++) {
-        rows.seq[i] = ++seq;
-        s.insertConversion.run(
+    const used = (batch: GroupBatch) => (s.usage.get(batch.project, batch.period) as number | undefined) ?? 0;
+    /** inserts rows [start, end) numbered from seq; the first one's rowid */
+    const insertRows = (start: number, end: number, seq: number): number => {
+      let firstId = 0;
+      for (let i = start; i < end; i++, seq++) {
+        rows.seq[i] = seq;
+        const { lastInsertRowid } = s.insertConversion.run(
           rows.project[i],
           uuidToBlob(rows.unique_id[i]!),
           rows.status[i],
@@ -345,34 +421,64 @@ export class SqliteDialect implements Dialect {
           rows.extra[i],
           seq,
         );
+        if (i === start) firstId = Number(lastInsertRowid);
       }
+      return firstId;
+    };
+    /** numbers n rows of the project; the first one's seq */
+    const number = (project: number, n: number) => (s.numberConversions.get(n, project) as number) - n + 1;
+    const writeChunk = (batch: GroupBatch): WriteResult => {
+      const chunk = batch.chunk!;
+      const quota = { project: batch.project, period: batch.period };
+      if (chunk.bulk === null) {
+        const held = s.held.get(quota) as number;
+        if (batch.limit !== null && held + chunk.rows > batch.limit) return { accepted: false, used: used(batch) };
+        const firstSeq = number(batch.project, chunk.rows);
+        const firstId = insertRows(batch.start, batch.end, firstSeq);
+        const id = s.openBulk.get(batch.project, batch.period, chunk.rows, firstSeq, firstId, this.owner, Date.now()) as number;
+        return { accepted: true, used: held + chunk.rows, bulk: { id, firstSeq } };
+      }
+      // removed meanwhile (its server was taken for dead): the rest must not land without its start
+      if (!s.isOpen.get(chunk.bulk)) throw new Error(`Bulk ${chunk.bulk} is no longer open`);
+      insertRows(batch.start, batch.end, chunk.seq);
+      if (!chunk.last) return { accepted: true, used: s.held.get(quota) as number };
+      s.closeBulk.run(chunk.bulk);
+      return { accepted: true, used: s.addUsed.get(batch.project, batch.period, chunk.rows) as number };
     };
     return this.db.transaction(() => {
-      const results: CommitResult[] = new Array(batches.length);
+      const results: WriteResult[] = new Array(batches.length);
       for (let first = 0; first < batches.length; ) {
+        if (batches[first]!.chunk) {
+          results[first] = writeChunk(batches[first]!);
+          first++;
+          continue;
+        }
         // A run of batches with one project, period and limit (a group of GET /convert rows is
         // mostly one tenant's) reserves and numbers its rows with one statement each instead of
         // two per batch: the run fits as a whole exactly when each batch fits in turn.
         let last = first;
         while (last + 1 < batches.length && sameQuota(batches[first]!, batches[last + 1]!)) last++;
         // a group's batches are back to back in its rows, so a run's rows are too
-        let used = last > first ? reserve(batches[first]!, batches[last]!.end - batches[first]!.start) : undefined;
-        if (used !== undefined) {
-          insert(batches[first]!, batches[last]!);
+        const from = batches[first]!;
+        const to = batches[last]!;
+        let reserved = last > first ? reserve(from, to.end - from.start) : undefined;
+        if (reserved !== undefined) {
+          insertRows(from.start, to.end, number(from.project, to.end - from.start));
           for (let i = last; i >= first; i--) {
-            results[i] = { accepted: true, used };
-            used -= batches[i]!.end - batches[i]!.start;
+            results[i] = { accepted: true, used: reserved };
+            reserved -= batches[i]!.end - batches[i]!.start;
           }
         } else {
           // one batch, or a run that does not fit whole: each batch on its own, as it came
           for (let i = first; i <= last; i++) {
             const batch = batches[i]!;
-            const reserved = reserve(batch, batch.end - batch.start);
-            if (reserved === undefined) {
-              results[i] = { accepted: false, used: (s.usage.get(batch.project, batch.period) as number | undefined) ?? 0 };
+            const n = batch.end - batch.start;
+            const fits = reserve(batch, n);
+            if (fits === undefined) {
+              results[i] = { accepted: false, used: used(batch) };
             } else {
-              insert(batch, batch);
-              results[i] = { accepted: true, used: reserved };
+              insertRows(batch.start, batch.end, number(batch.project, n));
+              results[i] = { accepted: true, used: fits };
             }
           }
         }
@@ -395,7 +501,8 @@ export class SqliteDialect implements Dialect {
   async countConversions(project: number, plan: IpSearchPlan | null): Promise<{ projectRows: number; matches: number }> {
     const projectRows = this.stmt.projectRows.get(project) as number;
     if (!plan) return { projectRows, matches: projectRows };
-    const scans = plan.scans.map((scan) => scanSql(scan, plan.text));
+    const hidden = this.hiddenFrom(project);
+    const scans = plan.scans.map((scan) => scanSql(scan, plan.text, hidden));
     const counts = scans.map((scan) => `(SELECT count(*) FROM ${scan.from} WHERE c.project = ? AND ${scan.where})`);
     const matches = this.listStatement(`SELECT ${counts.join(" + ")}`)
       .pluck()
@@ -406,15 +513,16 @@ export class SqliteDialect implements Dialect {
   async listPage(project: number, source: PageSource, limit: number, offset: number): Promise<ConversionRow[]> {
     let ids: string;
     let params: unknown[];
+    const hidden = this.hiddenFrom(project);
     if (source.kind === "matches") {
-      const scans = source.plan.scans.map((scan) => scanSql(scan, source.plan.text));
+      const scans = source.plan.scans.map((scan) => scanSql(scan, source.plan.text, hidden));
       ids = `SELECT id FROM (${scans.map((scan) => `SELECT c.id FROM ${scan.from} WHERE c.project = ? AND ${scan.where}`).join(" UNION ALL ")})`;
       params = scans.flatMap((scan) => [project, ...scan.params]);
     } else {
       const filter = source.filter;
       const where = !filter ? null : "text" in filter ? { sql: "c.ip >= ? AND c.ip < ?", params: [filter.text.from, filter.text.to] } : { sql: "c.ip_key >= ? AND c.ip_key <= ?", params: [filter.key.first, filter.key.last] };
-      ids = `SELECT c.id FROM conversions c INDEXED BY conversions_project WHERE c.project = ?${where ? ` AND ${where.sql}` : ""}`;
-      params = [project, ...(where?.params ?? [])];
+      ids = `SELECT c.id FROM conversions c INDEXED BY conversions_project WHERE c.project = ?${where ? ` AND ${where.sql}` : ""}${hidden === null ? "" : ` AND ${HIDE_OPEN_BULKS}`}`;
+      params = [project, ...(where?.params ?? []), ...(hidden === null ? [] : [hidden])];
     }
     // Page ids first (from the index alone when it covers the filter), then only those rows,
     // so a sort never carries whole rows and their joined JSON.
@@ -422,6 +530,11 @@ export class SqliteDialect implements Dialect {
       .pluck()
       .all(...params, limit, offset) as number[];
     return (this.stmt.pageRows.all(JSON.stringify(pageIds)) as RawRow[]).map(fromRaw);
+  }
+
+  /** the lowest row id of the project's open bulks, whose rows reads leave out; null when it has none */
+  private hiddenFrom(project: number): number | null {
+    return (this.stmt.hiddenFrom.get(project) as number | null) ?? null;
   }
 
   private listStatement(sql: string): Database.Statement {
@@ -438,12 +551,16 @@ export class SqliteDialect implements Dialect {
  * One scan of an ipSearch plan: an ip_key range on the key index, or the rows without a key on
  * the partial text index, with the text check where the key range alone may hold non-matches.
  */
-function scanSql(scan: IpScan, text: IpSearchPlan["text"]): { from: string; where: string; params: unknown[] } {
+function scanSql(scan: IpScan, text: IpSearchPlan["text"], hidden: number | null): { from: string; where: string; params: unknown[] } {
   const conditions = scan.key ? ["c.ip_key >= ? AND c.ip_key <= ?"] : ["c.ip_key IS NULL"];
   const params: unknown[] = scan.key ? [scan.key.first, scan.key.last] : [];
   if (scan.checkText && text) {
     conditions.push("c.ip >= ? AND c.ip < ?");
     params.push(text.from, text.to);
+  }
+  if (hidden !== null) {
+    conditions.push(HIDE_OPEN_BULKS);
+    params.push(hidden);
   }
   const index = scan.key ? "conversions_ip_key" : "conversions_ip_unkeyed";
   return { from: `conversions c INDEXED BY ${index}`, where: conditions.join(" AND "), params };

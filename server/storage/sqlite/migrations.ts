@@ -108,4 +108,24 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       UPDATE projects SET conversions = (SELECT count(*) FROM conversions c WHERE c.project = projects.seq);
     `,
   },
+  {
+    version: 5,
+    name: "bulks written in chunks",
+    // A bulk larger than a chunk is written in several transactions (../sql-storage.ts); while it
+    // is open its quota is held here, its rows (seq first_seq.., id first_id..) are hidden, and
+    // owner (pid:token) tells whether the server writing it is still alive.
+    sql: `
+      CREATE TABLE open_bulks (
+        id INTEGER PRIMARY KEY,
+        project INTEGER NOT NULL,
+        period TEXT NOT NULL,
+        rows INTEGER NOT NULL,
+        first_seq INTEGER NOT NULL,
+        first_id INTEGER NOT NULL,
+        owner TEXT NOT NULL,
+        started_at INTEGER NOT NULL
+      );
+      CREATE INDEX open_bulks_project ON open_bulks(project, period);
+    `,
+  },
 ];

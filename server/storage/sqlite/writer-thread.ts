@@ -33,7 +33,9 @@ parentPort!.on("message", async (message: WriterRequest) => {
         ? await dialect.writeConversions(unpackGroup(message.group))
         : message.kind === "dimensions"
           ? await dialect.saveDimensions(message.table, message.dims.map((d) => ({ ...d, hash: Buffer.from(d.hash) }) as Dimension))
-          : await dialect.touchKeys(message.uses);
+          : message.kind === "abort"
+            ? await dialect.abortBulk(message.bulk)
+            : await dialect.touchKeys(message.uses);
     reply = { id: message.id, result };
   } catch (error) {
     reply = { id: message.id, error: error instanceof Error ? error.message : String(error) };

@@ -8,8 +8,7 @@
  * its ip keys in one Uint8Array (both transferred, not copied), its strings as three arrays.
  */
 import { Worker } from "node:worker_threads";
-import type { CommitResult } from "../types.js";
-import { emptyColumns, type ConversionColumns, type ConversionGroup, type DimensionTable, type GroupBatch } from "../dialect.js";
+import { emptyColumns, type ConversionColumns, type ConversionGroup, type DimensionTable, type GroupBatch, type WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 
 /** the numeric columns, in the order they are packed (null as NaN) */
@@ -69,6 +68,7 @@ type Request =
   | { kind: "write"; group: PackedGroup }
   | { kind: "dimensions"; table: DimensionTable; dims: Array<Pick<Dimension, "hash" | "json">> }
   | { kind: "touch"; uses: Array<{ keyId: string; at: number }> }
+  | { kind: "abort"; bulk: number }
   | { kind: "close" };
 
 /** numbered, so a reply finds its caller */
@@ -81,6 +81,8 @@ export interface WriterOptions {
   synchronous?: "FULL" | "NORMAL";
   /** false: the thread's connection leaves checkpoints to the thread's timer */
   autocheckpoint?: boolean;
+  /** the main connection's owner of open bulks, which the thread's writes open in its name */
+  owner?: string;
 }
 
 /** The main thread's end: each call is a numbered request; its promise settles with the reply of that number. */
@@ -114,9 +116,13 @@ export class SqliteWriter {
     return this.failure !== null;
   }
 
-  writeConversions(group: ConversionGroup): Promise<CommitResult[]> {
+  writeConversions(group: ConversionGroup): Promise<WriteResult[]> {
     const packed = packGroup(group);
-    return this.request({ kind: "write", group: packed }, [packed.numbers.buffer as ArrayBuffer, packed.ipKeys.buffer as ArrayBuffer]) as Promise<CommitResult[]>;
+    return this.request({ kind: "write", group: packed }, [packed.numbers.buffer as ArrayBuffer, packed.ipKeys.buffer as ArrayBuffer]) as Promise<WriteResult[]>;
+  }
+
+  abortBulk(bulk: number): Promise<void> {
+    return this.request({ kind: "abort", bulk }) as Promise<void>;
   }
 
   saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]> {
