@@ -52,28 +52,32 @@ export interface GroupBatch {
   limit: number | null;
   start: number;
   end: number;
-  /** set when these rows are one chunk of a bulk written in several transactions (Dialect.chunkRows) */
-  chunk?: BulkChunk;
+  /** set when these rows are the rest of a bulk that may be written in several transactions */
+  piece?: BulkPiece;
 }
 
 /**
- * One chunk of a bulk. The first reserves the quota of all the bulk's rows, numbers them and
- * opens the bulk; until the last chunk closes it (and counts its rows as used), the bulk's rows
- * are neither listed nor counted, and a server that dies in between has them removed when the
- * file is next opened.
+ * The rest of a bulk that may be written in several transactions (Dialect.yieldingRows): the
+ * dialect writes as much of it as it can before another request is waiting, and says how much.
+ * The first piece reserves the quota of all the bulk's rows and numbers them; if it does not
+ * finish the bulk it opens it, and until the piece that finishes it closes it (and counts its
+ * rows as used), the bulk's rows are neither listed nor counted; a server that dies in between
+ * has them removed when the file is next opened.
  */
-export interface BulkChunk {
-  /** the open bulk these rows belong to; null for the first chunk, which opens it */
+export interface BulkPiece {
+  /** the open bulk these rows belong to; null for the first piece */
   bulk: number | null;
   /** rows in the whole bulk */
   rows: number;
-  /** the seq of this chunk's first row (0 in the first chunk: it is numbered there) */
+  /** the seq of the piece's first row (0 in the first piece: it is numbered there) */
   seq: number;
-  last: boolean;
 }
 
-/** What writing a batch returned; a first chunk that was accepted also names the bulk it opened. */
-export type WriteResult = CommitResult & { bulk?: { id: number; firstSeq: number } };
+/**
+ * What writing a batch returned. For a piece of a bulk: how many of its rows were written, and
+ * (a first piece that left the bulk open) the bulk it opened.
+ */
+export type WriteResult = CommitResult & { written?: number; bulk?: { id: number; firstSeq: number } };
 
 export interface ConversionGroup {
   batches: GroupBatch[];
@@ -97,12 +101,18 @@ export interface Dialect {
   /** most rows one group commit carries (a bound on transaction length) */
   readonly groupRows: number;
   /**
-   * Set: a batch of more rows is written in chunks of this many, each in its own transaction, so
-   * writes of other requests (one writer at a time) wait for a chunk rather than a whole bulk.
-   * The dialect then keeps the rows of a bulk still being written out of lists and counts.
+   * Set: a batch of more rows is written as a bulk (`GroupBatch.piece`), which the dialect may
+   * write in several transactions, stopping when another request waits for the one writer
+   * (`writerWanted`). It then keeps the rows of a bulk still open out of lists and counts.
    */
-  readonly chunkRows?: number;
-  /** removes the rows of an open bulk (a later chunk failed) and releases its quota */
+  readonly yieldingRows?: number;
+  /** whether a bulk being written stops for writerWanted now (SQLite: on its writer thread) */
+  makesWay?(): boolean;
+  /** another request is waiting behind the group being written: a bulk in it should stop soon */
+  writerWanted?(): void;
+  /** a new group is being taken: what was waiting is in it or ahead of it */
+  writerTaken?(): void;
+  /** removes the rows of an open bulk (a later piece failed) and releases its quota */
   abortBulk?(bulk: number): Promise<void>;
   /** runs the migrations not applied yet; the dialect is ready to use afterwards */
   migrate(): Promise<void>;

@@ -61,6 +61,44 @@ describe("GroupCommitQueue", () => {
     expect(groups).toEqual([[100], [1], [100], [100], [100]]);
   });
 
+  it("a light item at the head never shares a transaction with a heavy one behind it", async () => {
+    const { queue, groups } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100 });
+    await Promise.all([queue.submit(1), queue.submit(50), queue.submit(1)]);
+    expect(groups).toEqual([[1, 1], [50]]);
+  });
+
+  it("light items do not ride along with a heavy group when the writer makes way for them", async () => {
+    const { queue, groups, release } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100, makesWay: () => true }, true);
+    const first = queue.submit(1);
+    await new Promise((r) => setImmediate(r));
+    const later = [100, 1, 1].map((n) => queue.submit(n));
+    release();
+    await Promise.all([first, ...later]);
+    // without makesWay: [[1], [100, 1, 1]]
+    expect(groups).toEqual([[1], [100], [1, 1]]);
+  });
+
+  it("says when a light item waits behind the group being written, and when the next group is taken", async () => {
+    const events: string[] = [];
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const queue = new GroupCommitQueue<number, number>(
+      async (items) => {
+        events.push(`write ${items.join("+")}`);
+        if (items[0] === 100) await held;
+        return items;
+      },
+      { weigh: (n) => n as number, maxWeight: 100, onLightWaiting: () => events.push("light waiting"), onTake: () => events.push("take") },
+    );
+    const bulk = queue.submit(100);
+    await new Promise((r) => setImmediate(r));
+    const heavy = queue.submit(90); // heavy: nobody is told
+    const light = queue.submit(1);
+    release();
+    await Promise.all([bulk, heavy, light]);
+    expect(events).toEqual(["take", "write 100", "light waiting", "take", "write 1", "take", "write 90"]);
+  });
+
   it("light groups take turns with heavy ones: a stream of light items does not hold a heavy one back", async () => {
     const groups: number[][] = [];
     let queue!: GroupCommitQueue<number, number>;
@@ -76,8 +114,9 @@ describe("GroupCommitQueue", () => {
     );
     await Promise.all([queue.submit(1), queue.submit(100), queue.submit(100)]);
     await queue.drain();
-    // the first light item is the head itself; then light and heavy turns alternate
-    expect(groups).toEqual([[1], [1], [100, 1], [1], [100]]);
+    // the head light item is a light turn; then heavy and light turns alternate (the light item
+    // that arrived during a light group rides along with the heavy one)
+    expect(groups).toEqual([[1], [100, 1], [1], [100, 1]]);
   });
 
   it("light items that arrive during a light group ride along with the heavy one, up to five light items' worth", async () => {

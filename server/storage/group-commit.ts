@@ -14,6 +14,17 @@ export interface GroupCommitOptions {
   maxWeight?: number;
   /** items this light are written ahead of heavier ones (default maxWeight / 50) */
   smallWeight?: number;
+  /** told when a light item is waiting behind the group being written (a bulk in it may stop early) */
+  onLightWaiting?: () => void;
+  /** told as each group is taken, before onLightWaiting for light items it left behind */
+  onTake?: () => void;
+  /**
+   * true: a heavy group in flight stops early for a light item that waits (after onLightWaiting),
+   * so light items do not ride along inside heavy groups
+   */
+  makesWay?: () => boolean;
+  /** the weight an item's write actually took, when it can be less than its own (a piece of a bulk) */
+  written?: (item: unknown, result: unknown) => number;
 }
 
 interface Pending<T, R> {
@@ -23,7 +34,7 @@ interface Pending<T, R> {
 }
 
 /**
- * Told after each group is written: how many submissions it held, their total weight (rows) and
+ * Told after each group is written: how many submissions it held, their total weight (rows written) and
  * how long its write took (the time every submission behind it waited for its turn).
  */
 export type GroupCommitObserver = (group: { items: number; weight: number; seconds: number }) => void;
@@ -47,6 +58,12 @@ export class GroupCommitQueue<T, R> {
   private readonly weigh: (item: T) => number;
   /** the last group taken was light submissions taken ahead (takeLightAhead) */
   private lastWasLight = false;
+  /** a group is being written */
+  private writing = false;
+  private readonly onLightWaiting?: () => void;
+  private readonly onTake?: () => void;
+  private readonly makesWay?: () => boolean;
+  private readonly written?: (item: T, result: R) => number;
 
   /** `writeGroup` writes all items in one transaction and returns one result per item, in order. */
   constructor(
@@ -57,6 +74,10 @@ export class GroupCommitQueue<T, R> {
     this.maxWeight = options.maxWeight ?? 50_000;
     this.smallWeight = options.smallWeight ?? Math.floor(this.maxWeight / 50);
     this.weigh = (options.weigh as (item: T) => number) ?? (() => 1);
+    this.onLightWaiting = options.onLightWaiting;
+    this.onTake = options.onTake;
+    this.makesWay = options.makesWay;
+    this.written = options.written as ((item: T, result: R) => number) | undefined;
   }
 
   /**
@@ -81,6 +102,7 @@ export class GroupCommitQueue<T, R> {
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
+      if (this.writing && this.weigh(item) <= this.smallWeight) this.onLightWaiting?.();
       // setImmediate: everything submitted in this turn of the event loop joins the same group.
       if (!this.running) this.running = new Promise((done) => setImmediate(() => this.run().then(done)));
     });
@@ -95,7 +117,17 @@ export class GroupCommitQueue<T, R> {
   }
 
   private async run(): Promise<void> {
-    while (this.pending.length) await this.writeNext(this.takeGroup());
+    while (this.pending.length) {
+      const group = this.takeGroup();
+      this.onTake?.();
+      if (this.onLightWaiting && this.pending.some((p) => this.weigh(p.item) <= this.smallWeight)) this.onLightWaiting();
+      this.writing = true;
+      try {
+        await this.writeNext(group);
+      } finally {
+        this.writing = false;
+      }
+    }
     this.running = null;
   }
 
@@ -113,7 +145,8 @@ export class GroupCommitQueue<T, R> {
     const group = this.pending.splice(0, count);
     // Light submissions that arrived behind it ride along instead of waiting for the next turn
     // of light ones; together at most five light ones' worth, so a group stays near its bound.
-    if (this.pending.length && group.length < this.maxItems) {
+    // Not when the writer makes way for them: then they go in the next group, after a piece.
+    if (this.pending.length && group.length < this.maxItems && !this.makesWay?.()) {
       const rest: Pending<T, R>[] = [];
       let extra = 0;
       for (const p of this.pending) {
@@ -137,7 +170,10 @@ export class GroupCommitQueue<T, R> {
    * the others, so a stream of GETs cannot hold a bulk back.
    */
   private takeLightAhead(): Pending<T, R>[] {
-    const lightTurn = !this.lastWasLight && this.weigh(this.pending[0]!.item) > this.smallWeight;
+    // A group is light only, or starts with a heavy item: a light one never waits inside a
+    // heavy one's transaction that it came before.
+    const firstIsLight = this.weigh(this.pending[0]!.item) <= this.smallWeight;
+    const lightTurn = firstIsLight || !this.lastWasLight;
     this.lastWasLight = false;
     if (!lightTurn) return [];
     const light: Pending<T, R>[] = [];
@@ -165,7 +201,8 @@ export class GroupCommitQueue<T, R> {
       const results = await this.writeGroup(group.map((p) => p.item));
       if (observers.size) {
         const seconds = (performance.now() - startedAt) / 1000;
-        const report = { items: group.length, weight: group.reduce((sum, p) => sum + this.weigh(p.item), 0), seconds };
+        const weight = group.reduce((sum, p, i) => sum + (this.written ? this.written(p.item, results[i]!) : this.weigh(p.item)), 0);
+        const report = { items: group.length, weight, seconds };
         for (const observer of observers) observer(report);
       }
       group.forEach((p, i) => p.resolve(results[i]!));

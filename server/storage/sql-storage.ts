@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Plan } from "../../lib/schemas/api.js";
-import { emptyColumns, type BulkChunk, type ConversionGroup, type Dialect, type DimensionTable, type PageSource, type WriteResult } from "./dialect.js";
+import { emptyColumns, type BulkPiece, type ConversionGroup, type Dialect, type DimensionTable, type PageSource, type WriteResult } from "./dialect.js";
 import { GroupCommitQueue } from "./group-commit.js";
 import { ipSearchPlan } from "./ip-prefix.js";
 import { encodeConversions, STATUS_CODES, type Dimension, type EncodedRecord } from "./record-codec.js";
@@ -37,7 +37,7 @@ import type {
 interface PendingBatch {
   batch: ConversionBatch;
   records: EncodedRecord[];
-  chunk?: BulkChunk;
+  piece?: BulkPiece;
 }
 
 /**
@@ -68,6 +68,10 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     this.queue = new GroupCommitQueue((items) => this.writeGroupInTurn(items), {
       weigh: (item) => (item as PendingBatch).records.length,
       maxWeight: dialect.groupRows,
+      onLightWaiting: dialect.writerWanted && (() => dialect.writerWanted!()),
+      onTake: dialect.writerTaken && (() => dialect.writerTaken!()),
+      makesWay: dialect.makesWay && (() => dialect.makesWay!()),
+      written: (item, result) => (result as WriteResult).written ?? (item as PendingBatch).records.length,
     });
   }
 
@@ -176,30 +180,30 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
 
   commitConversions(batch: ConversionBatch): Promise<CommitResult> {
     const records = encodeConversions(batch.conversions);
-    const chunkRows = this.dialect.chunkRows;
-    if (!chunkRows || batch.conversions.length <= chunkRows) return this.queue.submitWhenReady(records.then((ready) => ({ batch, records: ready })));
-    return this.queue.hold(records.then((ready) => this.commitInChunks(batch, ready, chunkRows)));
+    const yieldingRows = this.dialect.yieldingRows;
+    if (!yieldingRows || batch.conversions.length <= yieldingRows) return this.queue.submitWhenReady(records.then((ready) => ({ batch, records: ready })));
+    return this.queue.hold(records.then((ready) => this.commitBulk(batch, ready)));
   }
 
   /**
-   * A batch larger than the dialect's chunk, one transaction per chunk, each through the queue
-   * in turn, so the requests that arrive meanwhile are written between two chunks instead of
-   * after the whole bulk. The first chunk reserves the quota of all rows and opens the bulk, the
-   * last closes it; the answer waits for the last (docs/storage.md "Bulks in chunks").
+   * A bulk, in as many pieces as the dialect stops at (it stops when a light request waits for
+   * the one writer), each through the queue in turn, so what arrives meanwhile is written between
+   * two pieces instead of after the whole bulk. The first piece reserves the quota of all rows;
+   * the answer waits for the last (docs/storage.md "Bulks in pieces").
    */
-  private async commitInChunks(batch: ConversionBatch, records: EncodedRecord[], size: number): Promise<CommitResult> {
+  private async commitBulk(batch: ConversionBatch, records: EncodedRecord[]): Promise<CommitResult> {
     const total = records.length;
-    const write = (start: number, chunk: BulkChunk) =>
-      this.queue.submit({ batch: { ...batch, conversions: batch.conversions.slice(start, start + size) }, records: records.slice(start, start + size), chunk });
-    const first = await write(0, { bulk: null, rows: total, seq: 0, last: false });
-    if (!first.accepted) return first;
-    const { id, firstSeq } = first.bulk!;
+    const write = (start: number, piece: BulkPiece) =>
+      this.queue.submit({ batch: start ? { ...batch, conversions: batch.conversions.slice(start) } : batch, records: start ? records.slice(start) : records, piece });
+    const first = await write(0, { bulk: null, rows: total, seq: 0 });
+    if (!first.bulk) return { accepted: first.accepted, used: first.used } as CommitResult;
+    const { id, firstSeq } = first.bulk;
     try {
-      let used = first.used;
-      for (let start = size; start < total; start += size) {
-        ({ used } = await write(start, { bulk: id, rows: total, seq: firstSeq + start, last: start + size >= total }));
+      let result = first;
+      for (let start = first.written!; start < total; start += result.written!) {
+        result = await write(start, { bulk: id, rows: total, seq: firstSeq + start });
       }
-      return { accepted: true, used };
+      return { accepted: true, used: result.used };
     } catch (error) {
       // should this fail too, the bulk stays hidden, holding its quota, until the first opening
       // of the file after this process ends removes it
@@ -256,7 +260,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     const rows = emptyColumns();
     const locations = this.dimensionIds.locations;
     const networks = this.dimensionIds.networks;
-    const batches = items.map(({ batch, records, chunk }, i) => {
+    const batches = items.map(({ batch, records, piece }, i) => {
       const start = rows.project.length;
       const project = projects[i]!;
       batch.conversions.forEach((conversion, j) => {
@@ -277,7 +281,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
         rows.extra.push(record.extra);
         rows.seq.push(0);
       });
-      return { project, period: batch.period, limit: batch.limit, start, end: rows.project.length, chunk };
+      return { project, period: batch.period, limit: batch.limit, start, end: rows.project.length, piece };
     });
     return { batches, rows };
   }

@@ -133,7 +133,9 @@ export interface Storage {
   /**
    * Group commit: batches that arrive together share one transaction. Each batch reserves its
    * quota with one atomic statement (used + n <= limit) and inserts its records in the same
-   * transaction; a refused batch stores and counts nothing. Resolves only once committed.
+   * transaction; a refused batch stores and counts nothing. Resolves only once committed. (A
+   * SQLite bulk may take several transactions, yet is seen and counted only whole:
+   * docs/storage.md "Bulks in pieces".)
    */
   commitConversions(batch: ConversionBatch): Promise<CommitResult>;
   usage(projectId: string, period: string): Promise<number>;

@@ -34,6 +34,8 @@ export interface SqliteOptions {
   autocheckpoint?: boolean;
   /** who opens bulks on this connection (`pid:token`); the writer thread shares its main connection's */
   owner?: string;
+  /** the writer thread's: set (to 1) by the main thread while a light request waits for the writer */
+  writerWanted?: Int32Array;
 }
 
 /**
@@ -53,11 +55,14 @@ export const SQLITE_FILE = "ipatlas.sqlite";
  */
 const SMALL_WRITE_ROWS = 100;
 /**
- * A group's row bound, and the chunk a larger bulk is written in: one writer at a time, so a
- * GET's row waits for at most one chunk instead of a whole 5000-row bulk (docs/storage.md
- * "Bulks in chunks").
+ * A batch of more rows is a bulk the writer thread may write in pieces: once a piece has this
+ * many rows, the thread looks every PIECE_CHECK_ROWS rows whether a light request (a GET's row)
+ * waits for the one writer, and if so commits what it has and lets it go first
+ * (docs/storage.md "Bulks in pieces"). Alone, a bulk is still one transaction.
  */
-const CHUNK_ROWS = 1000;
+const YIELDING_ROWS = 1000;
+const MIN_PIECE_ROWS = 100;
+const PIECE_CHECK_ROWS = 50;
 
 /** owners of the dialects open in this thread: their bulks are in progress, not abandoned */
 const liveOwners = new Set<string>();
@@ -101,7 +106,7 @@ export function connectSqlite(options: SqliteOptions): SqliteDialect {
   return new SqliteDialect(db, options);
 }
 
-const sameQuota = (a: GroupBatch, b: GroupBatch) => !a.chunk && !b.chunk && a.project === b.project && a.period === b.period && a.limit === b.limit;
+const sameQuota = (a: GroupBatch, b: GroupBatch) => !a.piece && !b.piece && a.project === b.project && a.period === b.period && a.limit === b.limit;
 
 /** the rows of a project's open bulks; `?` is the lowest first_id among them, which most rows are below */
 const HIDE_OPEN_BULKS = `(c.id < ? OR NOT EXISTS (SELECT 1 FROM open_bulks b
@@ -146,7 +151,7 @@ function prepareStatements(db: Database.Database) {
       )
       .pluck(),
     usage: db.prepare("SELECT used FROM usage WHERE project = ? AND period = ?").pluck(),
-    // used and held by open bulks: what a bulk's first chunk must fit beside
+    // used and held by open bulks: what a bulk's first piece must fit beside
     held: db.prepare(`SELECT COALESCE((SELECT used FROM usage WHERE project = @project AND period = @period), 0) + ${HELD_BY_BULKS}`).pluck(),
     addUsed: db
       .prepare("INSERT INTO usage (project, period, used) VALUES (?, ?, ?) ON CONFLICT (project, period) DO UPDATE SET used = used + excluded.used RETURNING used")
@@ -186,8 +191,9 @@ function prepareStatements(db: Database.Database) {
 
 export class SqliteDialect implements Dialect {
   readonly kind = "sqlite" as const;
-  readonly groupRows = CHUNK_ROWS;
-  readonly chunkRows = CHUNK_ROWS;
+  /** a group carries at most one full bulk: two bulks arriving together are two transactions */
+  readonly groupRows = 5000;
+  readonly yieldingRows = YIELDING_ROWS;
   /** marks the bulks this connection (and its writer thread) opens */
   private readonly owner: string;
   private stmt!: ReturnType<typeof prepareStatements>;
@@ -259,7 +265,7 @@ export class SqliteDialect implements Dialect {
   }
 
   /**
-   * The open bulks of a server that is gone (it died between two chunks): their rows and held
+   * The open bulks of a server that is gone (it died between two pieces): their rows and held
    * quota go, as if the request had never come. A bulk is the server's own when its owner is
    * open in this thread; another process's, while that process lives.
    */
@@ -277,6 +283,20 @@ export class SqliteDialect implements Dialect {
     if (!bulk) return;
     this.stmt.removeBulkRows.run(bulk.project, bulk.first_id, bulk.first_seq, bulk.first_seq + bulk.rows - 1);
     this.stmt.closeBulk.run(id);
+  }
+
+  makesWay(): boolean {
+    return this.liveWriter() !== null;
+  }
+
+  writerWanted(): void {
+    const flag = this.liveWriter()?.wanted;
+    if (flag) Atomics.store(flag, 0, 1);
+  }
+
+  writerTaken(): void {
+    const flag = this.liveWriter()?.wanted;
+    if (flag) Atomics.store(flag, 0, 0);
   }
 
   async abortBulk(bulk: number): Promise<void> {
@@ -399,10 +419,12 @@ export class SqliteDialect implements Dialect {
     const s = this.stmt;
     const reserve = (batch: GroupBatch, n: number) => s.reserve.get({ project: batch.project, period: batch.period, n, limit: batch.limit }) as number | undefined;
     const used = (batch: GroupBatch) => (s.usage.get(batch.project, batch.period) as number | undefined) ?? 0;
-    /** inserts rows [start, end) numbered from seq; the first one's rowid */
-    const insertRows = (start: number, end: number, seq: number): number => {
+    /** inserts rows [start, end) numbered from seq, all of them unless `yielding` and a light request waits; the first one's rowid and how many */
+    const insertRows = (start: number, end: number, seq: number, yielding = false): { firstId: number; written: number } => {
       let firstId = 0;
+      const wanted = yielding ? this.options.writerWanted : undefined;
       for (let i = start; i < end; i++, seq++) {
+        if (wanted && i - start >= MIN_PIECE_ROWS && (i - start) % PIECE_CHECK_ROWS === 0 && Atomics.load(wanted, 0) === 1) return { firstId, written: i - start };
         rows.seq[i] = seq;
         const { lastInsertRowid } = s.insertConversion.run(
           rows.project[i],
@@ -423,33 +445,36 @@ export class SqliteDialect implements Dialect {
         );
         if (i === start) firstId = Number(lastInsertRowid);
       }
-      return firstId;
+      return { firstId, written: end - start };
     };
     /** numbers n rows of the project; the first one's seq */
     const number = (project: number, n: number) => (s.numberConversions.get(n, project) as number) - n + 1;
-    const writeChunk = (batch: GroupBatch): WriteResult => {
-      const chunk = batch.chunk!;
+    /** The rest of a bulk, or as much of it as comes before a light request (GroupBatch.piece). */
+    const writePiece = (batch: GroupBatch): WriteResult => {
+      const piece = batch.piece!;
       const quota = { project: batch.project, period: batch.period };
-      if (chunk.bulk === null) {
+      const rest = batch.end - batch.start;
+      if (piece.bulk === null) {
         const held = s.held.get(quota) as number;
-        if (batch.limit !== null && held + chunk.rows > batch.limit) return { accepted: false, used: used(batch) };
-        const firstSeq = number(batch.project, chunk.rows);
-        const firstId = insertRows(batch.start, batch.end, firstSeq);
-        const id = s.openBulk.get(batch.project, batch.period, chunk.rows, firstSeq, firstId, this.owner, Date.now()) as number;
-        return { accepted: true, used: held + chunk.rows, bulk: { id, firstSeq } };
+        if (batch.limit !== null && held + piece.rows > batch.limit) return { accepted: false, used: used(batch) };
+        const firstSeq = number(batch.project, piece.rows);
+        const { firstId, written } = insertRows(batch.start, batch.end, firstSeq, true);
+        if (written === rest) return { accepted: true, used: s.addUsed.get(batch.project, batch.period, piece.rows) as number, written };
+        const id = s.openBulk.get(batch.project, batch.period, piece.rows, firstSeq, firstId, this.owner, Date.now()) as number;
+        return { accepted: true, used: held + piece.rows, written, bulk: { id, firstSeq } };
       }
       // removed meanwhile (its server was taken for dead): the rest must not land without its start
-      if (!s.isOpen.get(chunk.bulk)) throw new Error(`Bulk ${chunk.bulk} is no longer open`);
-      insertRows(batch.start, batch.end, chunk.seq);
-      if (!chunk.last) return { accepted: true, used: s.held.get(quota) as number };
-      s.closeBulk.run(chunk.bulk);
-      return { accepted: true, used: s.addUsed.get(batch.project, batch.period, chunk.rows) as number };
+      if (!s.isOpen.get(piece.bulk)) throw new Error(`Bulk ${piece.bulk} is no longer open`);
+      const { written } = insertRows(batch.start, batch.end, piece.seq, true);
+      if (written < rest) return { accepted: true, used: s.held.get(quota) as number, written };
+      s.closeBulk.run(piece.bulk);
+      return { accepted: true, used: s.addUsed.get(batch.project, batch.period, piece.rows) as number, written };
     };
     return this.db.transaction(() => {
       const results: WriteResult[] = new Array(batches.length);
       for (let first = 0; first < batches.length; ) {
-        if (batches[first]!.chunk) {
-          results[first] = writeChunk(batches[first]!);
+        if (batches[first]!.piece) {
+          results[first] = writePiece(batches[first]!);
           first++;
           continue;
         }

@@ -110,9 +110,9 @@ export const SQLITE_MIGRATIONS: Migration[] = [
   },
   {
     version: 5,
-    name: "bulks written in chunks",
-    // A bulk larger than a chunk is written in several transactions (../sql-storage.ts); while it
-    // is open its quota is held here, its rows (seq first_seq.., id first_id..) are hidden, and
+    name: "bulks written in pieces",
+    // A bulk may be written in several transactions (./dialect.ts, YIELDING_ROWS); while it is
+    // open its quota is held here, its rows (seq first_seq.., id first_id..) are hidden, and
     // owner (pid:token) tells whether the server writing it is still alive.
     sql: `
       CREATE TABLE open_bulks (

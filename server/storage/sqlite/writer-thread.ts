@@ -7,7 +7,7 @@ import type { Dimension } from "../record-codec.js";
 import { CHECKPOINT_EVERY_MS, connectSqlite } from "./dialect.js";
 import { unpackGroup, type WriterOptions, type WriterReply, type WriterRequest } from "./writer.js";
 
-const dialect = connectSqlite(workerData as WriterOptions);
+const dialect = connectSqlite(workerData as WriterOptions & { writerWanted: Int32Array });
 dialect.prepare();
 // The WAL is checkpointed here, off the event loop (the main connection's autocheckpoint is off).
 const checkpoints = setInterval(() => {

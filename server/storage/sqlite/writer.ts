@@ -87,6 +87,11 @@ export interface WriterOptions {
 
 /** The main thread's end: each call is a numbered request; its promise settles with the reply of that number. */
 export class SqliteWriter {
+  /**
+   * Shared with the thread: 1 while a light request waits behind the group being written, so a
+   * bulk in it commits what it has and lets that request go first (SqliteOptions.writerWanted).
+   */
+  readonly wanted = new Int32Array(new SharedArrayBuffer(4));
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private nextId = 1;
@@ -100,7 +105,7 @@ export class SqliteWriter {
     const bootstrap = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
       .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("./writer-thread.ts", import.meta.url).href)}); })
       .catch((error) => { console.error(error); process.exit(1); });`;
-    this.worker = new Worker(bootstrap, { eval: true, workerData: options });
+    this.worker = new Worker(bootstrap, { eval: true, workerData: { ...options, writerWanted: this.wanted } });
     // An idle writer must not keep a process alive; a busy one does (see request).
     this.worker.unref();
     this.worker.on("message", (reply: WriterReply) => this.settle(reply));
