@@ -77,6 +77,9 @@ export interface BulkPiece {
  * What writing a batch returned. For a piece of a bulk: how many of its rows were written, and
  * (a first piece that left the bulk open) the bulk it opened.
  */
+/** A bulk's next piece, named without its rows (Dialect.resumeBulk). */
+export type ResumedPiece = Omit<GroupBatch, "start" | "end"> & { piece: BulkPiece & { bulk: number } };
+
 export type WriteResult = CommitResult & { written?: number; bulk?: { id: number; firstSeq: number } };
 
 export interface ConversionGroup {
@@ -114,6 +117,12 @@ export interface Dialect {
   writerTaken?(): void;
   /** removes the rows of an open bulk (a later piece failed) and releases its quota */
   abortBulk?(bulk: number): Promise<void>;
+  /**
+   * The next piece of an open bulk from the rows the dialect kept when the piece before stopped
+   * (SQLite: its writer thread keeps them), so they are not built and sent again; null when it
+   * holds no such rows, and the caller sends them with writeConversions.
+   */
+  resumeBulk?(batch: ResumedPiece): Promise<WriteResult | null>;
   /** runs the migrations not applied yet; the dialect is ready to use afterwards */
   migrate(): Promise<void>;
   close(): Promise<void>;

@@ -95,6 +95,34 @@ describe("bulks in pieces on the SQLite writer thread", () => {
     expect(sqliteDb(storage).prepare("SELECT count(*) FROM open_bulks").pluck().get()).toBe(0);
   });
 
+  it("sends a bulk's rows to the writer thread once: the piece after a stop only names the bulk", async () => {
+    const project = await newProject();
+    const dialect = (storage as SqlStorage<SqliteDialect>).dialect;
+    const seq = sqliteDb(storage).prepare("SELECT seq FROM projects WHERE id = ?").pluck().get(project.id) as number;
+    // the thread holds no rows for a bulk it does not know
+    const unknown = { project: seq, period: PERIOD, limit: null, piece: { bulk: 1_000_000, rows: BULK, seq: 101 } };
+    expect(await dialect.resumeBulk(unknown)).toBeNull();
+    const resumed: unknown[] = [];
+    const resume = dialect.resumeBulk.bind(dialect);
+    dialect.resumeBulk = async (batch) => {
+      const result = await resume(batch);
+      resumed.push(result && { ...result, again: await resume(batch) });
+      return result;
+    };
+    let single: Promise<CommitResult> | undefined;
+    hook.arm(() => (single = commit(project.id, [sampleConversion("192.0.2.2")])));
+    try {
+      expect(await commit(project.id)).toEqual({ accepted: true, used: BULK + 1 });
+    } finally {
+      dialect.resumeBulk = resume;
+    }
+    expect(await single).toEqual({ accepted: true, used: 1 });
+    // the rest went on from the rows the thread kept; once written, they are kept no longer
+    expect(resumed).toEqual([{ accepted: true, used: BULK + 1, written: BULK - 100, again: null }]);
+    const seqs = sqliteDb(storage).prepare("SELECT seq FROM conversions WHERE project = ? ORDER BY id").pluck().all(seq) as number[];
+    expect(seqs).toEqual([...Array.from({ length: 100 }, (_, i) => i + 1), BULK + 1, ...Array.from({ length: BULK - 100 }, (_, i) => i + 101)]);
+  });
+
   it("keeps an open bulk out of every read and holds its whole quota from the first piece", async () => {
     const project = await newProject();
     const dialect = (storage as SqlStorage<SqliteDialect>).dialect;

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Plan } from "../../../lib/schemas/api.js";
-import type { ConversionGroup, Dialect, DimensionTable, GroupBatch, KeyAuthRows, PageSource, WriteResult } from "../dialect.js";
+import type { ConversionGroup, Dialect, DimensionTable, GroupBatch, KeyAuthRows, PageSource, ResumedPiece, WriteResult } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
@@ -297,6 +297,10 @@ export class SqliteDialect implements Dialect {
   writerTaken(): void {
     const flag = this.liveWriter()?.wanted;
     if (flag) Atomics.store(flag, 0, 0);
+  }
+
+  async resumeBulk(batch: ResumedPiece): Promise<WriteResult | null> {
+    return this.liveWriter()?.resumeBulk(batch) ?? null;
   }
 
   async abortBulk(bulk: number): Promise<void> {

@@ -3,6 +3,7 @@
  * by the main thread, and runs the dialect's write statements on it.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import type { ConversionGroup, GroupBatch, ResumedPiece, WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 import { CHECKPOINT_EVERY_MS, connectSqlite } from "./dialect.js";
 import { unpackGroup, type WriterOptions, type WriterReply, type WriterRequest } from "./writer.js";
@@ -19,6 +20,37 @@ const checkpoints = setInterval(() => {
 }, CHECKPOINT_EVERY_MS);
 checkpoints.unref();
 
+/**
+ * The rows of each bulk that stopped to make way, from the first one not written yet: its next
+ * piece (`resume`) is written from them, so the main thread neither builds nor sends them again.
+ */
+const stoppedBulks = new Map<number, { rows: ConversionGroup["rows"]; batch: GroupBatch; nextStart: number; nextSeq: number }>();
+
+/** writes the group and keeps the rest of each bulk piece in it that stopped short */
+async function write(group: ConversionGroup): Promise<WriteResult[]> {
+  const results = await dialect.writeConversions(group);
+  group.batches.forEach((batch, i) => {
+    const piece = batch.piece;
+    const result = results[i]!;
+    if (!piece || !result.accepted) return;
+    const bulk = piece.bulk ?? result.bulk?.id;
+    if (bulk === undefined) return; // a first piece that wrote the whole bulk
+    const written = result.written ?? batch.end - batch.start;
+    if (batch.start + written >= batch.end) return void stoppedBulks.delete(bulk);
+    const firstSeq = piece.bulk === null ? result.bulk!.firstSeq : piece.seq;
+    stoppedBulks.set(bulk, { rows: group.rows, batch, nextStart: batch.start + written, nextSeq: firstSeq + written });
+  });
+  return results;
+}
+
+/** the next piece of a stopped bulk, from its kept rows; null when they are not here (or not where the caller is) */
+async function resume({ piece, ...quota }: ResumedPiece): Promise<WriteResult | null> {
+  const stopped = stoppedBulks.get(piece.bulk);
+  if (!stopped || stopped.nextSeq !== piece.seq) return null;
+  const batch = { ...stopped.batch, ...quota, start: stopped.nextStart, piece };
+  return (await write({ batches: [batch], rows: stopped.rows }))[0]!;
+}
+
 parentPort!.on("message", async (message: WriterRequest) => {
   let reply: WriterReply;
   try {
@@ -28,14 +60,17 @@ parentPort!.on("message", async (message: WriterRequest) => {
       parentPort!.postMessage({ id: message.id, result: null } satisfies WriterReply);
       return;
     }
+    if (message.kind === "abort") stoppedBulks.delete(message.bulk);
     const result =
       message.kind === "write"
-        ? await dialect.writeConversions(unpackGroup(message.group))
-        : message.kind === "dimensions"
-          ? await dialect.saveDimensions(message.table, message.dims.map((d) => ({ ...d, hash: Buffer.from(d.hash) }) as Dimension))
-          : message.kind === "abort"
-            ? await dialect.abortBulk(message.bulk)
-            : await dialect.touchKeys(message.uses);
+        ? await write(unpackGroup(message.group))
+        : message.kind === "resume"
+          ? await resume(message.batch)
+          : message.kind === "dimensions"
+            ? await dialect.saveDimensions(message.table, message.dims.map((d) => ({ ...d, hash: Buffer.from(d.hash) }) as Dimension))
+            : message.kind === "abort"
+              ? await dialect.abortBulk(message.bulk)
+              : await dialect.touchKeys(message.uses);
     reply = { id: message.id, result };
   } catch (error) {
     reply = { id: message.id, error: error instanceof Error ? error.message : String(error) };

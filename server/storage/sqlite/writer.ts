@@ -8,7 +8,7 @@
  * its ip keys in one Uint8Array (both transferred, not copied), its strings as three arrays.
  */
 import { Worker } from "node:worker_threads";
-import { emptyColumns, type ConversionColumns, type ConversionGroup, type DimensionTable, type GroupBatch, type WriteResult } from "../dialect.js";
+import { emptyColumns, type ConversionColumns, type ConversionGroup, type DimensionTable, type GroupBatch, type ResumedPiece, type WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 
 /** the numeric columns, in the order they are packed (null as NaN) */
@@ -68,6 +68,7 @@ type Request =
   | { kind: "write"; group: PackedGroup }
   | { kind: "dimensions"; table: DimensionTable; dims: Array<Pick<Dimension, "hash" | "json">> }
   | { kind: "touch"; uses: Array<{ keyId: string; at: number }> }
+  | { kind: "resume"; batch: ResumedPiece }
   | { kind: "abort"; bulk: number }
   | { kind: "close" };
 
@@ -124,6 +125,11 @@ export class SqliteWriter {
   writeConversions(group: ConversionGroup): Promise<WriteResult[]> {
     const packed = packGroup(group);
     return this.request({ kind: "write", group: packed }, [packed.numbers.buffer as ArrayBuffer, packed.ipKeys.buffer as ArrayBuffer]) as Promise<WriteResult[]>;
+  }
+
+  /** the next piece of a bulk whose rows the thread kept; null when it has none (writer-thread.ts) */
+  resumeBulk(batch: ResumedPiece): Promise<WriteResult | null> {
+    return this.request({ kind: "resume", batch }) as Promise<WriteResult | null>;
   }
 
   abortBulk(bulk: number): Promise<void> {
