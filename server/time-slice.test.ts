@@ -19,6 +19,20 @@ describe("TimeSlice", () => {
     expect(dueAt(slice, 100)).toEqual([]);
   });
 
+  it("a long loop begins in its turn, after the loops already paused; a short one begins at once", async () => {
+    const order: string[] = [];
+    const resumed = new TimeSlice(0).pause().then(() => order.push("paused before"));
+    await new TimeSlice(0).begin(1000);
+    order.push("long loop");
+    await resumed;
+    expect(order).toEqual(["paused before", "long loop"]);
+
+    let turned = false;
+    setImmediate(() => (turned = true));
+    await new TimeSlice(0).begin(32);
+    expect(turned).toBe(false);
+  });
+
   it("paused loops resume one per turn of the event loop, oldest first, with I/O turns between", async () => {
     const order: string[] = [];
     const loop = async (name: string) => {

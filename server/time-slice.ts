@@ -6,6 +6,7 @@
  * Paused loops resume one per turn of the event loop, in the order they paused. With one
  * `setImmediate` each, every bulk in progress would run its slice in the same turn, and a GET
  * arriving meanwhile would wait for all of them (ten bulks: 50 ms) at each step of its way.
+ * A long loop's first slice takes its turn the same way (`begin`).
  */
 export const SLICE_MS = 5;
 
@@ -34,6 +35,15 @@ export class TimeSlice {
   private count = 0;
 
   constructor(private readonly sliceMs = SLICE_MS) {}
+
+  /**
+   * Call before a loop's first item. A loop long enough to look at the clock waits for its turn
+   * first, like a paused one: a bulk's next step starts right where its last step's final slice
+   * ended (or another loop's did), and would otherwise add its first slice to that turn.
+   */
+  async begin(items: number): Promise<void> {
+    if (items > CHECK_EVERY) await this.pause();
+  }
 
   /** Call once per item: true when the slice is used up and the loop should `await pause()`. */
   due(): boolean {

@@ -27,6 +27,7 @@ export async function encodeBulkData(items: readonly ConvertedItem[], toJson: (i
     at += chunk.write(text, at, "utf8");
   };
   const slice = new TimeSlice();
+  await slice.begin(items.length);
   put("[");
   for (let i = 0; i < items.length; i++) {
     if (slice.due()) await slice.pause();

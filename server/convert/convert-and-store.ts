@@ -70,6 +70,7 @@ export async function convertAndStore(
   // a large bulk gives other requests a turn every few milliseconds instead of holding the event
   // loop; a single address (the GET hot path) does not need the clock
   const slice = inputs.length > 1 ? new TimeSlice() : null;
+  await slice?.begin(inputs.length);
   for (let i = 0; i < inputs.length; i++) {
     if (slice?.due()) await slice.pause();
     const input = storableText(inputs[i]!);

@@ -193,6 +193,7 @@ export function encodeRecord(data: IpObject, startedAt: number, parts?: ConvertP
 export async function encodeConversions(conversions: readonly NewConversion[]): Promise<EncodedRecord[]> {
   const records: EncodedRecord[] = new Array(conversions.length);
   const slice = new TimeSlice();
+  await slice.begin(conversions.length);
   for (let i = 0; i < conversions.length; i++) {
     if (slice.due()) await slice.pause();
     const conversion = conversions[i]!;
