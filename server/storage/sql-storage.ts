@@ -9,6 +9,7 @@ import { emptyColumns, type BulkPiece, type ConversionGroup, type Dialect, type 
 import { GroupCommitQueue } from "./group-commit.js";
 import { ipSearchPlan } from "./ip-prefix.js";
 import { encodeConversions, STATUS_CODES, type Dimension, type EncodedRecord } from "./record-codec.js";
+import { TimeSlice } from "../time-slice.js";
 import {
   inRequestOrder,
   isUuid,
@@ -233,7 +234,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       projects.push(seq);
     }
     await this.saveNewDimensions(items);
-    return this.dialect.writeConversions(this.columns(items, projects, Date.now()));
+    return this.dialect.writeConversions(await this.columns(items, projects, Date.now()));
   }
 
   /**
@@ -255,12 +256,14 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
    * left over from a refused batch is harmless, and only committed ids enter the cache.
    */
   private async saveNewDimensions(items: PendingBatch[]): Promise<void> {
+    const slice = new TimeSlice();
     for (const table of ["locations", "networks"] as const) {
       const known = this.dimensionIds[table];
       const field = table === "locations" ? "location" : "network";
       const missing = new Map<string, Dimension>();
       for (const { records } of items) {
         for (const record of records) {
+          if (slice.due()) await slice.pause();
           const dim = record[field];
           if (!known.has(dim.key)) missing.set(dim.key, dim);
         }
@@ -272,14 +275,20 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     }
   }
 
-  private columns(items: PendingBatch[], projects: number[], createdAt: number): ConversionGroup {
+  /** The group's rows as columns; a bulk's in time slices (the writer waits for them either way, the event loop need not). */
+  private async columns(items: PendingBatch[], projects: number[], createdAt: number): Promise<ConversionGroup> {
     const rows = emptyColumns();
     const locations = this.dimensionIds.locations;
     const networks = this.dimensionIds.networks;
-    const batches = items.map(({ batch, records, piece }, i) => {
+    const slice = new TimeSlice();
+    const batches: ConversionGroup["batches"] = [];
+    for (let i = 0; i < items.length; i++) {
+      const { batch, records, piece } = items[i]!;
       const start = rows.project.length;
       const project = projects[i]!;
-      batch.conversions.forEach((conversion, j) => {
+      for (let j = 0; j < batch.conversions.length; j++) {
+        if (slice.due()) await slice.pause();
+        const conversion = batch.conversions[j]!;
         const record = records[j]!;
         rows.project.push(project);
         rows.unique_id.push(conversion.uniqueId);
@@ -296,9 +305,9 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
         rows.completion_us.push(record.completionUs);
         rows.extra.push(record.extra);
         rows.seq.push(0);
-      });
-      return { project, period: batch.period, limit: batch.limit, start, end: rows.project.length, piece };
-    });
+      }
+      batches.push({ project, period: batch.period, limit: batch.limit, start, end: rows.project.length, piece });
+    }
     return { batches, rows };
   }
 
