@@ -109,6 +109,11 @@ export interface Dialect {
    * (`writerWanted`). It then keeps the rows of a bulk still open out of lists and counts.
    */
   readonly yieldingRows?: number;
+  /**
+   * The database takes concurrent write transactions (PostgreSQL): a GET's row is written in a
+   * group beside a bulk's instead of after it (GroupCommitOptions.lightAlongside).
+   */
+  readonly concurrentWrites?: boolean;
   /** whether a bulk being written stops for writerWanted now (SQLite: on its writer thread) */
   makesWay?(): boolean;
   /** another request is waiting behind the group being written: a bulk in it should stop soon */

@@ -142,6 +142,35 @@ describe("GroupCommitQueue", () => {
     expect(groups).toEqual([[100], [2], [100, 2, 2, 2, 2, 2], [2, 2]]);
   });
 
+  it("with lightAlongside, light items that arrive during a heavy group are written beside it, not after it", async () => {
+    const { queue, groups, release } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100, lightAlongside: true }, true);
+    const heavy = queue.submit(100);
+    await new Promise((r) => setImmediate(r));
+    const light = [1, 2].map((n) => queue.submit(n));
+    const heavier = queue.submit(50);
+    expect(await Promise.all(light)).toEqual([1, 2]);
+    expect(groups).toEqual([[100], [1, 2]]);
+    let drained = false;
+    const drain = queue.drain().then(() => (drained = true));
+    await new Promise((r) => setImmediate(r));
+    expect(drained).toBe(false);
+    release();
+    await Promise.all([heavy, heavier, drain]);
+    expect(groups).toEqual([[100], [1, 2], [50]]);
+  });
+
+  it("with lightAlongside, light items arriving during a light group still wait for the next group", async () => {
+    const { queue, groups, release } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100, lightAlongside: true }, true);
+    const first = queue.submit(1);
+    await new Promise((r) => setImmediate(r));
+    const later = [2, 1].map((n) => queue.submit(n));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(groups).toEqual([[1]]);
+    release();
+    await Promise.all([first, ...later]);
+    expect(groups).toEqual([[1], [2, 1]]);
+  });
+
   it("tells observers each group's submissions, rows and how long its write took", async () => {
     const reports: Array<{ items: number; weight: number; seconds: number }> = [];
     const stop = observeGroupCommits((group) => reports.push(group));

@@ -1,8 +1,8 @@
 /**
  * Group commit (issue #3 "Writes that scale"): callers that submit while a group is being
  * written wait together and are written by the next group, in one transaction. One group is in
- * flight at a time per queue, so the transaction cost is shared by everyone who arrived during
- * it. Each caller's promise settles only after the group's transaction committed. Both
+ * flight at a time per queue (and, with `lightAlongside`, one light group beside a heavy one), so
+ * the transaction cost is shared by everyone who arrived during it. Each caller's promise settles only after the group's transaction committed. Both
  * backends use this queue; they supply `writeGroup`.
  */
 
@@ -25,6 +25,11 @@ export interface GroupCommitOptions {
   makesWay?: () => boolean;
   /** the weight an item's write actually took, when it can be less than its own (a piece of a bulk) */
   written?: (item: unknown, result: unknown) => number;
+  /**
+   * true: the database takes concurrent writers (PostgreSQL), so light items that arrive while a
+   * heavy group is being written go at once, in a light group written alongside it
+   */
+  lightAlongside?: boolean;
 }
 
 interface Pending<T, R> {
@@ -50,6 +55,11 @@ export function observeGroupCommits(observer: GroupCommitObserver): () => void {
 export class GroupCommitQueue<T, R> {
   private pending: Pending<T, R>[] = [];
   private running: Promise<void> | null = null;
+  /** the light groups written beside a heavy one (lightAlongside) */
+  private alongside: Promise<void> | null = null;
+  /** the group being written is heavy */
+  private writingHeavy = false;
+  private readonly lightAlongside: boolean;
   /** items handed to submitWhenReady and not yet submitted */
   private readonly preparing = new Set<Promise<void>>();
   private readonly maxItems: number;
@@ -78,6 +88,7 @@ export class GroupCommitQueue<T, R> {
     this.onTake = options.onTake;
     this.makesWay = options.makesWay;
     this.written = options.written as ((item: T, result: R) => number) | undefined;
+    this.lightAlongside = options.lightAlongside ?? false;
   }
 
   /**
@@ -102,7 +113,10 @@ export class GroupCommitQueue<T, R> {
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
-      if (this.writing && this.weigh(item) <= this.smallWeight) this.onLightWaiting?.();
+      if (this.writing && this.weigh(item) <= this.smallWeight) {
+        this.onLightWaiting?.();
+        if (this.writingHeavy && this.lightAlongside) this.writeLightAlongside();
+      }
       // setImmediate: everything submitted in this turn of the event loop joins the same group.
       if (!this.running) this.running = new Promise((done) => setImmediate(() => this.run().then(done)));
     });
@@ -110,9 +124,10 @@ export class GroupCommitQueue<T, R> {
 
   /** Resolves once every item submitted so far has been written (or failed). */
   async drain(): Promise<void> {
-    while (this.running || this.preparing.size) {
+    while (this.running || this.alongside || this.preparing.size) {
       await Promise.all(this.preparing);
       if (this.running) await this.running;
+      if (this.alongside) await this.alongside;
     }
   }
 
@@ -122,13 +137,53 @@ export class GroupCommitQueue<T, R> {
       this.onTake?.();
       if (this.onLightWaiting && this.pending.some((p) => this.weigh(p.item) <= this.smallWeight)) this.onLightWaiting();
       this.writing = true;
+      this.writingHeavy = group.reduce((weight, p) => weight + this.weigh(p.item), 0) > this.smallWeight;
       try {
         await this.writeNext(group);
       } finally {
         this.writing = false;
+        this.writingHeavy = false;
       }
     }
     this.running = null;
+  }
+
+  /**
+   * Light items (GET /convert's rows) while a heavy group (a bulk) is being written: in groups of
+   * their own beside it, each gathering what arrived in one turn of the event loop, until the
+   * heavy group is done; the main loop takes what is left.
+   */
+  private writeLightAlongside(): void {
+    if (this.alongside) return;
+    this.alongside = new Promise<void>((done) =>
+      setImmediate(async () => {
+        while (this.writingHeavy) {
+          const light = this.takeLight();
+          if (!light.length) break;
+          await this.writeNext(light);
+        }
+        this.alongside = null;
+        done();
+      }),
+    );
+  }
+
+  /** the light items pending, in order, up to one group's bounds */
+  private takeLight(): Pending<T, R>[] {
+    const light: Pending<T, R>[] = [];
+    const rest: Pending<T, R>[] = [];
+    let weight = 0;
+    for (const p of this.pending) {
+      const w = this.weigh(p.item);
+      if (w <= this.smallWeight && light.length < this.maxItems && weight + w <= this.maxWeight) {
+        light.push(p);
+        weight += w;
+      } else {
+        rest.push(p);
+      }
+    }
+    this.pending = rest;
+    return light;
   }
 
   private takeGroup(): Pending<T, R>[] {
@@ -176,22 +231,8 @@ export class GroupCommitQueue<T, R> {
     const lightTurn = firstIsLight || !this.lastWasLight;
     this.lastWasLight = false;
     if (!lightTurn) return [];
-    const light: Pending<T, R>[] = [];
-    const rest: Pending<T, R>[] = [];
-    let weight = 0;
-    for (const p of this.pending) {
-      const w = this.weigh(p.item);
-      if (w <= this.smallWeight && light.length < this.maxItems && weight + w <= this.maxWeight) {
-        light.push(p);
-        weight += w;
-      } else {
-        rest.push(p);
-      }
-    }
-    if (light.length) {
-      this.pending = rest;
-      this.lastWasLight = true;
-    }
+    const light = this.takeLight();
+    if (light.length) this.lastWasLight = true;
     return light;
   }
 

@@ -73,6 +73,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       onTake: dialect.writerTaken && (() => dialect.writerTaken!()),
       makesWay: dialect.makesWay && (() => dialect.makesWay!()),
       written: (item, result) => (result as WriteResult).written ?? (item as PendingBatch).records.length,
+      lightAlongside: dialect.concurrentWrites,
     });
   }
 

@@ -26,6 +26,7 @@ export async function openPostgresDialect(options: PostgresOptions): Promise<Pos
 export class PostgresDialect implements Dialect {
   readonly kind = "postgres" as const;
   readonly groupRows = 50_000;
+  readonly concurrentWrites = true;
   readonly pool: pg.Pool;
   private readonly schema: string;
 
