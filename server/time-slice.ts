@@ -41,8 +41,8 @@ export class TimeSlice {
    * first, like a paused one: a bulk's next step starts right where its last step's final slice
    * ended (or another loop's did), and would otherwise add its first slice to that turn.
    */
-  async begin(items: number): Promise<void> {
-    if (items > CHECK_EVERY) await this.pause();
+  begin(items: number): Promise<void> | undefined {
+    return items > CHECK_EVERY ? this.pause() : undefined;
   }
 
   /** Call once per item: true when the slice is used up and the loop should `await pause()`. */

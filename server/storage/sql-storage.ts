@@ -225,7 +225,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   }
 
   private async writeGroup(items: PendingBatch[]): Promise<WriteResult[]> {
-    const resumed = await this.resumeBulk(items);
+    const resumed = items.length === 1 && items[0]!.piece ? await this.resumeBulk(items[0]!) : null;
     if (resumed) return [resumed];
     const projects: number[] = [];
     for (const { batch } of items) {
@@ -239,14 +239,12 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   }
 
   /**
-   * A group that is only the next piece of a bulk, from the rows the dialect kept when the piece
+   * A group that is only the next piece of a bulk (`item`), from the rows the dialect kept when the piece
    * before stopped: a bulk that makes way for several GETs is built and sent to the writer once,
    * not once more per stop. Null when the dialect did not keep them; the group is then sent whole.
    */
-  private async resumeBulk(items: PendingBatch[]): Promise<WriteResult | null> {
-    const piece = items.length === 1 ? items[0]!.piece : undefined;
+  private async resumeBulk({ batch, piece }: PendingBatch): Promise<WriteResult | null> {
     if (!piece || piece.bulk === null || !this.dialect.resumeBulk) return null;
-    const { batch } = items[0]!;
     const project = await this.projectSeq(batch.projectId);
     if (project === null) return null;
     return this.dialect.resumeBulk({ project, period: batch.period, limit: batch.limit, piece: { ...piece, bulk: piece.bulk } });
