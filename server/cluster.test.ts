@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames, createBackend, type Backend } from "../test/helpers/backends.js";
 import { startServer, type TestServer } from "../test/helpers/server.js";
+import { WriteTurns } from "./cluster.js";
 
 const SLOW = 120_000;
 
@@ -62,4 +63,71 @@ describe("serve --workers 2 when the database is unreachable", () => {
     expect(message).not.toMatch(/^\s+at /m);
     expect(message).not.toContain("secret");
   }, SLOW);
+});
+
+describe("WriteTurns, the primary's turn at writing SQLite", () => {
+  /** parties are names; what each was sent, in order; `gone` parties cannot be sent to */
+  function turns() {
+    const sent: string[] = [];
+    const gone = new Set<string>();
+    const keeper = new WriteTurns<string>((party, message) => {
+      if (gone.has(party)) return false;
+      sent.push(`${party}:${message}`);
+      return true;
+    });
+    return { keeper, sent, gone };
+  }
+
+  it("gives one holder the turn at a time, the others in the order they asked", () => {
+    const { keeper, sent } = turns();
+    keeper.take("a", false);
+    keeper.take("b", false);
+    keeper.take("c", false);
+    expect(sent).toEqual(["a:turn"]);
+    keeper.release("b"); // not the holder: nothing moves
+    keeper.release("a");
+    keeper.release("b");
+    expect(sent).toEqual(["a:turn", "b:turn", "c:turn"]);
+  });
+
+  it("tells the holder when a light request waits, and grants it ahead of a heavier one that asked before", () => {
+    const { keeper, sent } = turns();
+    keeper.take("bulk", false);
+    keeper.take("other-bulk", false);
+    expect(sent).toEqual(["bulk:turn"]);
+    keeper.take("get", true);
+    expect(sent).toEqual(["bulk:turn", "bulk:make-way"]);
+    keeper.release("bulk");
+    keeper.release("get");
+    expect(sent).toEqual(["bulk:turn", "bulk:make-way", "get:turn", "other-bulk:turn"]);
+  });
+
+  it("takes turns between light requests ahead and the heavier ones, so GETs cannot hold a bulk back", () => {
+    const { keeper, sent } = turns();
+    keeper.take("a", true);
+    keeper.take("bulk", false);
+    keeper.take("b", true);
+    keeper.take("c", true);
+    keeper.release("a"); // b goes ahead of the bulk
+    keeper.release("b"); // then the bulk, though c is light
+    keeper.release("bulk");
+    expect(sent.filter((m) => m.endsWith(":turn"))).toEqual(["a:turn", "b:turn", "bulk:turn", "c:turn"]);
+    // the bulk was told of c when it got the turn
+    expect(sent).toContain("bulk:make-way");
+  });
+
+  it("a party that is gone, holding the turn or waiting, keeps no one waiting", () => {
+    const { keeper, sent, gone } = turns();
+    keeper.take("a", false);
+    keeper.take("b", false);
+    keeper.take("c", false);
+    gone.add("b");
+    keeper.leave("a");
+    expect(sent).toEqual(["a:turn", "c:turn"]);
+    keeper.take("d", false);
+    keeper.leave("d");
+    keeper.release("c");
+    keeper.take("e", false);
+    expect(sent).toEqual(["a:turn", "c:turn", "e:turn"]);
+  });
 });

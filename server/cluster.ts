@@ -17,8 +17,10 @@ import type { WriteTurn } from "./storage/index.js";
 const READY = "ipatlas:ready";
 const LISTEN = "ipatlas:listen";
 const TAKE_TURN = "ipatlas:take-turn";
+const TAKE_LIGHT_TURN = "ipatlas:take-light-turn";
 const TURN = "ipatlas:turn";
 const RELEASE_TURN = "ipatlas:release-turn";
+const MAKE_WAY = "ipatlas:make-way";
 
 /**
  * In a cluster worker: the turn at writing the SQLite file (storage's `WriteTurn`), handed out by
@@ -27,44 +29,70 @@ const RELEASE_TURN = "ipatlas:release-turn";
 export function clusterWriteTurn(): WriteTurn | undefined {
   if (!cluster.isWorker) return undefined;
   const granted: Array<() => void> = [];
+  const lightWaiting = new Set<() => void>();
   process.on("message", (message: unknown) => {
     if (message === TURN) granted.shift()?.();
+    else if (message === MAKE_WAY) for (const listener of lightWaiting) listener();
   });
   return {
-    take: () =>
+    take: (light) =>
       new Promise<void>((resolve) => {
         granted.push(resolve);
-        process.send!(TAKE_TURN);
+        process.send!(light ? TAKE_LIGHT_TURN : TAKE_TURN);
       }),
     release: () => void process.send!(RELEASE_TURN),
+    onLightWaiting: (listener) => void lightWaiting.add(listener),
   };
 }
 
-/** The primary's side: one holder at a time, the others in the order they asked. */
-function handOutTurns(): { onMessage(worker: Worker, message: unknown): void; onExit(worker: Worker): void } {
-  let holder: Worker | null = null;
-  const waiting: Worker[] = [];
-  const next = () => {
-    holder = waiting.shift() ?? null;
-    if (holder?.isConnected()) holder.send(TURN);
-    else if (holder) next();
-  };
-  return {
-    onMessage(worker, message) {
-      if (message === TAKE_TURN) {
-        if (holder) waiting.push(worker);
-        else {
-          holder = worker;
-          worker.send(TURN);
-        }
-      } else if (message === RELEASE_TURN && holder === worker) next();
-    },
-    // a worker that dies holding the turn (or waiting for it) must not keep the others waiting
-    onExit(worker) {
-      for (let i = waiting.indexOf(worker); i !== -1; i = waiting.indexOf(worker)) waiting.splice(i, 1);
-      if (holder === worker) next();
-    },
-  };
+/**
+ * The primary's side of the write turn: one holder at a time. A light request (a GET's rows) is
+ * granted ahead of heavier ones that asked before it, taking turns with them so a stream of GETs
+ * cannot hold a bulk back, and the holder is told that it waits (`make-way`): a bulk it is
+ * writing then stops at its next piece (docs/storage.md "Bulks in pieces"), as it does for its
+ * own process's GETs. `send` returns false for a party that is gone.
+ */
+export class WriteTurns<P> {
+  private holder: P | null = null;
+  private waiting: Array<{ party: P; light: boolean }> = [];
+  /** the last turn went to a light request ahead of an earlier one */
+  private lastWasLightAhead = false;
+
+  constructor(private readonly send: (party: P, message: "turn" | "make-way") => boolean) {}
+
+  take(party: P, light: boolean): void {
+    if (this.holder === null && this.grant(party)) return;
+    this.waiting.push({ party, light });
+    if (light && this.holder !== null) this.send(this.holder, "make-way");
+  }
+
+  release(party: P): void {
+    if (this.holder === party) this.next();
+  }
+
+  /** a party that is gone (a worker that died holding the turn, or waiting) keeps no one waiting */
+  leave(party: P): void {
+    this.waiting = this.waiting.filter((w) => w.party !== party);
+    if (this.holder === party) this.next();
+  }
+
+  private next(): void {
+    this.holder = null;
+    while (this.waiting.length) {
+      const light = this.lastWasLightAhead ? -1 : this.waiting.findIndex((w) => w.light);
+      const index = light > 0 ? light : 0;
+      this.lastWasLightAhead = index > 0;
+      const { party } = this.waiting.splice(index, 1)[0]!;
+      if (this.grant(party)) return;
+    }
+  }
+
+  private grant(party: P): boolean {
+    if (!this.send(party, "turn")) return false;
+    this.holder = party;
+    if (this.waiting.some((w) => w.light)) this.send(party, "make-way");
+    return true;
+  }
 }
 
 /**
@@ -114,7 +142,11 @@ async function runPrimary(options: ClusterOptions): Promise<number> {
 
   // set once the first workers all are ready; a replacement worker listens as soon as it is
   let allReady = false;
-  const turns = handOutTurns();
+  const turns = new WriteTurns<Worker>((worker, message) => {
+    if (!worker.isConnected()) return false;
+    worker.send(message === "turn" ? TURN : MAKE_WAY);
+    return true;
+  });
   const fork = () =>
     new Promise<Worker>((resolve, reject) => {
       const worker = cluster.fork();
@@ -122,7 +154,8 @@ async function runPrimary(options: ClusterOptions): Promise<number> {
         reject(new Error(`worker ${worker.process.pid} exited before listening (${signal ?? `code ${code}`})`));
       worker.once("exit", onExit);
       worker.on("message", (message: unknown) => {
-        turns.onMessage(worker, message);
+        if (message === TAKE_TURN || message === TAKE_LIGHT_TURN) turns.take(worker, message === TAKE_LIGHT_TURN);
+        else if (message === RELEASE_TURN) turns.release(worker);
         if (message !== READY) return;
         if (allReady) worker.send(LISTEN);
         resolve(worker);
@@ -144,7 +177,7 @@ async function runPrimary(options: ClusterOptions): Promise<number> {
   let failed = false;
   const allExited = new Promise<void>((resolve) => {
     cluster.on("exit", (worker, code, signal) => {
-      turns.onExit(worker);
+      turns.leave(worker);
       if (stopping) {
         if (code !== 0 && code !== null) failed = true;
         if (Object.keys(cluster.workers ?? {}).length === 0) resolve();

@@ -122,6 +122,11 @@ export class GroupCommitQueue<T, R> {
     });
   }
 
+  /** whether these items together are light (a GET's rows, against a bulk) */
+  isLight(items: readonly T[]): boolean {
+    return items.reduce((weight, item) => weight + this.weigh(item), 0) <= this.smallWeight;
+  }
+
   /** Resolves once every item submitted so far has been written (or failed). */
   async drain(): Promise<void> {
     while (this.running || this.alongside || this.preparing.size) {
@@ -137,7 +142,7 @@ export class GroupCommitQueue<T, R> {
       this.onTake?.();
       if (this.onLightWaiting && this.pending.some((p) => this.weigh(p.item) <= this.smallWeight)) this.onLightWaiting();
       this.writing = true;
-      this.writingHeavy = group.reduce((weight, p) => weight + this.weigh(p.item), 0) > this.smallWeight;
+      this.writingHeavy = !this.isLight(group.map((p) => p.item));
       try {
         await this.writeNext(group);
       } finally {

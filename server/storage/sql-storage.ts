@@ -47,9 +47,11 @@ interface PendingBatch {
  * on two workers that made p99 340 ms. With it they take turns, waiting only for each other.
  */
 export interface WriteTurn {
-  /** resolves once this process may write; release() hands the turn on */
-  take(): Promise<void>;
+  /** resolves once this process may write; release() hands the turn on. `light`: a GET's rows, not a bulk */
+  take(light: boolean): Promise<void>;
   release(): void;
+  /** `listener` is called when another process waits with light rows while this one holds the turn */
+  onLightWaiting?(listener: () => void): void;
 }
 
 export class SqlStorage<D extends Dialect = Dialect> implements Storage {
@@ -66,7 +68,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     private readonly writeTurn?: WriteTurn,
   ) {
     this.kind = dialect.kind;
-    this.queue = new GroupCommitQueue((items) => this.writeGroupInTurn(items), {
+    this.queue = new GroupCommitQueue((items) => this.writeGroup(items), {
       weigh: (item) => (item as PendingBatch).records.length,
       maxWeight: dialect.groupRows,
       onLightWaiting: dialect.writerWanted && (() => dialect.writerWanted!()),
@@ -75,6 +77,8 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       written: (item, result) => (result as WriteResult).written ?? (item as PendingBatch).records.length,
       lightAlongside: dialect.concurrentWrites,
     });
+    // another worker's GET waits for the turn this process holds: a bulk makes way for it too
+    if (dialect.writerWanted) writeTurn?.onLightWaiting?.(() => dialect.writerWanted!());
   }
 
   migrate(): Promise<void> {
@@ -214,11 +218,15 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     }
   }
 
-  private async writeGroupInTurn(items: PendingBatch[]): Promise<WriteResult[]> {
-    if (!this.writeTurn) return this.writeGroup(items);
-    await this.writeTurn.take();
+  /**
+   * A write to the database in this process's write turn (`--workers` on SQLite: one process
+   * writes the file at a time), held for the write alone, not while its group is prepared.
+   */
+  private async inTurn<R>(light: boolean, write: () => Promise<R>): Promise<R> {
+    if (!this.writeTurn) return write();
+    await this.writeTurn.take(light);
     try {
-      return await this.writeGroup(items);
+      return await write();
     } finally {
       this.writeTurn.release();
     }
@@ -234,27 +242,30 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       if (seq === null) throw new Error(`Unknown project ${batch.projectId}`);
       projects.push(seq);
     }
-    await this.saveNewDimensions(items);
-    return this.dialect.writeConversions(await this.columns(items, projects, Date.now()));
+    const light = this.queue.isLight(items);
+    await this.saveNewDimensions(items, light);
+    const group = await this.columns(items, projects, Date.now());
+    return this.inTurn(light, () => this.dialect.writeConversions(group));
   }
 
   /**
-   * A group that is only the next piece of a bulk (`item`), from the rows the dialect kept when the piece
-   * before stopped: a bulk that makes way for several GETs is built and sent to the writer once,
-   * not once more per stop. Null when the dialect did not keep them; the group is then sent whole.
+   * A group that is only the next piece of a bulk (`item`), from the rows the dialect kept when
+   * the piece before stopped: a bulk that makes way for several GETs is built and sent to the
+   * writer once, not once more per stop. Null when the dialect did not keep them; the group is then sent whole.
    */
   private async resumeBulk({ batch, piece }: PendingBatch): Promise<WriteResult | null> {
     if (!piece || piece.bulk === null || !this.dialect.resumeBulk) return null;
     const project = await this.projectSeq(batch.projectId);
     if (project === null) return null;
-    return this.dialect.resumeBulk({ project, period: batch.period, limit: batch.limit, piece: { ...piece, bulk: piece.bulk } });
+    const resumed = { project, period: batch.period, limit: batch.limit, piece: { ...piece, bulk: piece.bulk } };
+    return this.inTurn(false, () => this.dialect.resumeBulk!(resumed));
   }
 
   /**
    * Location and network rows first, in their own statements: they are content-addressed, so one
    * left over from a refused batch is harmless, and only committed ids enter the cache.
    */
-  private async saveNewDimensions(items: PendingBatch[]): Promise<void> {
+  private async saveNewDimensions(items: PendingBatch[], light: boolean): Promise<void> {
     const slice = new TimeSlice();
     for (const table of ["locations", "networks"] as const) {
       const known = this.dimensionIds[table];
@@ -269,7 +280,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       }
       if (!missing.size) continue;
       const dims = [...missing.values()];
-      const ids = await this.dialect.saveDimensions(table, dims);
+      const ids = await this.inTurn(light, () => this.dialect.saveDimensions(table, dims));
       dims.forEach((dim, i) => known.set(dim.key, ids[i]!));
     }
   }

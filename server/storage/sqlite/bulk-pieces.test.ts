@@ -23,8 +23,9 @@ const sqliteDb = (storage: Storage) => (storage as SqlStorage<SqliteDialect>).di
 const bulkOf = (n: number) => Array.from({ length: n }, (_, i) => sampleConversion(`10.${i >> 8}.${i & 255}.1`));
 
 /**
- * A write turn (taken right before each group is handed to the writer) that runs the armed
- * callback once: what it submits arrives while that group is being written.
+ * A write turn (taken right before each write is handed to the writer) that runs the armed
+ * callback once, then waits a turn of the event loop so that what it submits is queued before the
+ * write goes on: it arrives while that write is in flight.
  */
 function turnWithHook() {
   let armed: (() => void) | null = null;
@@ -32,7 +33,9 @@ function turnWithHook() {
     take: async () => {
       const run = armed;
       armed = null;
-      run?.();
+      if (!run) return;
+      run();
+      await new Promise((resolve) => setImmediate(resolve));
     },
     release: () => {},
   };
@@ -183,6 +186,42 @@ describe.each([false, true])("a bulk that nothing waits for (writer thread: %s)"
   });
 });
 
+describe("a bulk under --workers", () => {
+  it("makes way when the write turn says another process's light rows wait; it asks for the turn as light or heavy", async () => {
+    const backend = await createBackend("sqlite");
+    let tellLightWaiting = () => {};
+    let armed = false;
+    const takes: boolean[] = [];
+    // what cluster.ts does for a worker: the primary tells the holder that another worker's GET waits
+    const writeTurn: WriteTurn = {
+      take: async (light) => {
+        takes.push(light);
+        if (armed) (armed = false), tellLightWaiting();
+      },
+      release: () => {},
+      onLightWaiting: (listener) => (tellLightWaiting = listener),
+    };
+    const storage = await createStorage({ ...backend.storageOptions(), sqliteWriterThread: true, writeTurn });
+    try {
+      const project = await storage.createProject({ name: "workers", plan: "scale" });
+      const commit = (conversions: ReturnType<typeof bulkOf>) => storage.commitConversions({ projectId: project.id, period: PERIOD, limit: null, conversions });
+      await commit([sampleConversion("192.0.2.3")]);
+      expect(takes.length).toBeGreaterThan(0);
+      expect(takes.every((light) => light)).toBe(true);
+      takes.length = 0;
+      armed = true;
+      const { result, groups } = await bulkGroups(() => commit(bulkOf(BULK)));
+      expect(result).toEqual({ accepted: true, used: BULK + 1 });
+      expect(groups).toEqual([100, BULK - 100]);
+      expect(takes.length).toBeGreaterThanOrEqual(2);
+      expect(takes.every((light) => !light)).toBe(true);
+    } finally {
+      await storage.close();
+      await backend.dispose();
+    }
+  });
+});
+
 describe("a bulk whose server died between two pieces", () => {
   it("is removed, rows and held quota, when the file is next opened; what was committed before stays", async () => {
     const backend = await createBackend("sqlite");
@@ -198,7 +237,7 @@ describe("a bulk whose server died between two pieces", () => {
       import { observeGroupCommits } from ${module("../group-commit.ts")};
       import { sampleConversion } from ${module("../../../test/helpers/sample-conversions.ts")};
       let armed = false;
-      const writeTurn = { take: async () => { if (armed) { armed = false; void commit([sampleConversion("192.0.2.8")]); } }, release() {} };
+      const writeTurn = { take: async () => { if (armed) { armed = false; void commit([sampleConversion("192.0.2.8")]); await new Promise((r) => setImmediate(r)); } }, release() {} };
       const storage = await createStorage({ ...${JSON.stringify(options)}, sqliteWriterThread: true, writeTurn });
       const commit = (conversions) => storage.commitConversions({ projectId: ${JSON.stringify(project.id)}, period: "${PERIOD}", limit: null, conversions });
       await commit([sampleConversion("192.0.2.7")]);
