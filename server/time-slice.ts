@@ -5,10 +5,14 @@
  *
  * Paused loops resume one per turn of the event loop, in the order they paused. With one
  * `setImmediate` each, every bulk in progress would run its slice in the same turn, and a GET
- * arriving meanwhile would wait for all of them (ten bulks: 50 ms) at each step of its way.
+ * arriving meanwhile would wait for all of them (ten bulks: 20 ms) at each step of its way.
  * A long loop's first slice takes its turn the same way (`begin`).
+ *
+ * 2 ms rather than 5: a GET waits out a slice at each of its few turns of the loop, so its p50
+ * under 50 clients' bulks halved (11 → 6 ms on SQLite, 26 → 17 ms on PostgreSQL), with bulks as
+ * fast (docs/storage.md "Group commit").
  */
-export const SLICE_MS = 5;
+export const SLICE_MS = 2;
 
 /** how many items pass between two looks at the clock (a look costs about as much as a cheap item) */
 const CHECK_EVERY = 32;
