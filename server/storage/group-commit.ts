@@ -173,22 +173,21 @@ export class GroupCommitQueue<T, R> {
     );
   }
 
-  /** the light items pending, in order, up to one group's bounds */
-  private takeLight(): Pending<T, R>[] {
-    const light: Pending<T, R>[] = [];
+  /** moves the light items pending, in order, into `group` while it has room and they weigh at most `maxWeight` together */
+  private takeLight(group: Pending<T, R>[] = [], maxWeight = this.maxWeight): Pending<T, R>[] {
     const rest: Pending<T, R>[] = [];
     let weight = 0;
     for (const p of this.pending) {
       const w = this.weigh(p.item);
-      if (w <= this.smallWeight && light.length < this.maxItems && weight + w <= this.maxWeight) {
-        light.push(p);
+      if (w <= this.smallWeight && group.length < this.maxItems && weight + w <= maxWeight) {
+        group.push(p);
         weight += w;
       } else {
         rest.push(p);
       }
     }
     this.pending = rest;
-    return light;
+    return group;
   }
 
   private takeGroup(): Pending<T, R>[] {
@@ -206,20 +205,7 @@ export class GroupCommitQueue<T, R> {
     // Light submissions that arrived behind it ride along instead of waiting for the next turn
     // of light ones; together at most five light ones' worth, so a group stays near its bound.
     // Not when the writer makes way for them: then they go in the next group, after a piece.
-    if (this.pending.length && group.length < this.maxItems && !this.makesWay?.()) {
-      const rest: Pending<T, R>[] = [];
-      let extra = 0;
-      for (const p of this.pending) {
-        const w = this.weigh(p.item);
-        if (group.length < this.maxItems && w <= this.smallWeight && extra + w <= 5 * this.smallWeight) {
-          group.push(p);
-          extra += w;
-        } else {
-          rest.push(p);
-        }
-      }
-      this.pending = rest;
-    }
+    if (this.pending.length && group.length < this.maxItems && !this.makesWay?.()) this.takeLight(group, 5 * this.smallWeight);
     return group;
   }
 

@@ -169,26 +169,31 @@ describe("bulks in pieces on the SQLite writer thread", () => {
   });
 });
 
+/** a SQLite storage of its own for `run`, closed and removed after it */
+async function withOwnStorage(options: Partial<Parameters<typeof createStorage>[0]>, run: (storage: Storage) => Promise<void>): Promise<void> {
+  const backend = await createBackend("sqlite");
+  const storage = await createStorage({ ...backend.storageOptions(), ...options });
+  try {
+    await run(storage);
+  } finally {
+    await storage.close();
+    await backend.dispose();
+  }
+}
+
 describe.each([false, true])("a bulk that nothing waits for (writer thread: %s)", (writerThread) => {
-  it("is one transaction", async () => {
-    const backend = await createBackend("sqlite");
-    const storage = await createStorage({ ...backend.storageOptions(), sqliteWriterThread: writerThread });
-    try {
+  it("is one transaction", () =>
+    withOwnStorage({ sqliteWriterThread: writerThread }, async (storage) => {
       const project = await storage.createProject({ name: "alone", plan: "scale" });
       const { result, groups } = await bulkGroups(() => storage.commitConversions({ projectId: project.id, period: PERIOD, limit: null, conversions: bulkOf(BULK) }));
       expect(result).toEqual({ accepted: true, used: BULK });
       expect(groups).toEqual([BULK]);
       expect((await storage.listConversions({ projectId: project.id, offset: 0, limit: 1 })).conversions[0]!.id).toBe(BULK);
-    } finally {
-      await storage.close();
-      await backend.dispose();
-    }
-  });
+    }));
 });
 
 describe("a bulk under --workers", () => {
   it("makes way when the write turn says another process's light rows wait; it asks for the turn as light or heavy", async () => {
-    const backend = await createBackend("sqlite");
     let tellLightWaiting = () => {};
     let armed = false;
     const takes: boolean[] = [];
@@ -201,8 +206,7 @@ describe("a bulk under --workers", () => {
       release: () => {},
       onLightWaiting: (listener) => (tellLightWaiting = listener),
     };
-    const storage = await createStorage({ ...backend.storageOptions(), sqliteWriterThread: true, writeTurn });
-    try {
+    await withOwnStorage({ sqliteWriterThread: true, writeTurn }, async (storage) => {
       const project = await storage.createProject({ name: "workers", plan: "scale" });
       const commit = (conversions: ReturnType<typeof bulkOf>) => storage.commitConversions({ projectId: project.id, period: PERIOD, limit: null, conversions });
       await commit([sampleConversion("192.0.2.3")]);
@@ -215,10 +219,7 @@ describe("a bulk under --workers", () => {
       expect(groups).toEqual([100, BULK - 100]);
       expect(takes.length).toBeGreaterThanOrEqual(2);
       expect(takes.every((light) => !light)).toBe(true);
-    } finally {
-      await storage.close();
-      await backend.dispose();
-    }
+    });
   });
 });
 
