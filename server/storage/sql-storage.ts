@@ -251,7 +251,8 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   /**
    * A group that is only the next piece of a bulk (`item`), from the rows the dialect kept when
    * the piece before stopped: a bulk that makes way for several GETs is built and sent to the
-   * writer once, not once more per stop. Null when the dialect did not keep them; the group is then sent whole.
+   * writer once, not once more per stop. Null when the dialect did not keep them; the group is
+   * then sent whole.
    */
   private async resumeBulk({ batch, piece }: PendingBatch): Promise<WriteResult | null> {
     if (!piece || piece.bulk === null || !this.dialect.resumeBulk) return null;
