@@ -61,9 +61,9 @@ export class WriteTurns<P> {
   constructor(private readonly send: (party: P, message: "turn" | "make-way") => boolean) {}
 
   take(party: P, light: boolean): void {
-    if (this.holder === null && this.grant(party)) return;
+    if (this.holder === null) return void this.grant(party);
     this.waiting.push({ party, light });
-    if (light && this.holder !== null) this.send(this.holder, "make-way");
+    if (light) this.send(this.holder, "make-way");
   }
 
   release(party: P): void {
