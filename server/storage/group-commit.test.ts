@@ -159,6 +159,33 @@ describe("GroupCommitQueue", () => {
     expect(groups).toEqual([[100], [1, 2], [50]]);
   });
 
+  it("with lightAlongside, a light item the heavy group could not take along is written beside it", async () => {
+    const groups: number[][] = [];
+    let releaseFirst = () => {};
+    const firstHeld = new Promise<void>((r) => (releaseFirst = r));
+    let releaseHeavy = () => {};
+    const heavyHeld = new Promise<void>((r) => (releaseHeavy = r));
+    const queue = new GroupCommitQueue<number, number>(
+      async (items) => {
+        groups.push(items);
+        if (groups.length === 1) await firstHeld;
+        if (items.includes(100)) await heavyHeld;
+        return items;
+      },
+      { weigh: (n) => n as number, maxWeight: 100, lightAlongside: true },
+    );
+    const first = queue.submit(1);
+    await new Promise((r) => setImmediate(r));
+    // during the light group: a heavy item, then more light ones than can ride along with it
+    const heavy = queue.submit(100);
+    const light = Array.from({ length: 6 }, () => queue.submit(2));
+    releaseFirst();
+    expect(await light[5]).toBe(2);
+    expect(groups).toEqual([[1], [100, 2, 2, 2, 2, 2], [2]]);
+    releaseHeavy();
+    await Promise.all([first, heavy, ...light]);
+  });
+
   it("with lightAlongside, light items arriving during a light group still wait for the next group", async () => {
     const { queue, groups, release } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100, lightAlongside: true }, true);
     const first = queue.submit(1);

@@ -2,8 +2,9 @@
  * Group commit (issue #3 "Writes that scale"): callers that submit while a group is being
  * written wait together and are written by the next group, in one transaction. One group is in
  * flight at a time per queue (and, with `lightAlongside`, one light group beside a heavy one), so
- * the transaction cost is shared by everyone who arrived during it. Each caller's promise settles only after the group's transaction committed. Both
- * backends use this queue; they supply `writeGroup`.
+ * the transaction cost is shared by everyone who arrived during it. Each caller's promise settles
+ * only after the group's transaction committed. Both backends use this queue; they supply
+ * `writeGroup`.
  */
 
 export interface GroupCommitOptions {
@@ -113,10 +114,7 @@ export class GroupCommitQueue<T, R> {
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
-      if (this.writing && this.weigh(item) <= this.smallWeight) {
-        this.onLightWaiting?.();
-        if (this.writingHeavy && this.lightAlongside) this.writeLightAlongside();
-      }
+      if (this.writing && this.weigh(item) <= this.smallWeight) this.lightWaits();
       // setImmediate: everything submitted in this turn of the event loop joins the same group.
       if (!this.running) this.running = new Promise((done) => setImmediate(() => this.run().then(done)));
     });
@@ -140,9 +138,9 @@ export class GroupCommitQueue<T, R> {
     while (this.pending.length) {
       const group = this.takeGroup();
       this.onTake?.();
-      if (this.onLightWaiting && this.pending.some((p) => this.weigh(p.item) <= this.smallWeight)) this.onLightWaiting();
       this.writing = true;
       this.writingHeavy = !this.isLight(group.map((p) => p.item));
+      if (this.pending.some((p) => this.weigh(p.item) <= this.smallWeight)) this.lightWaits();
       try {
         await this.writeNext(group);
       } finally {
@@ -151,6 +149,15 @@ export class GroupCommitQueue<T, R> {
       }
     }
     this.running = null;
+  }
+
+  /**
+   * A light item waits behind the group being written (it arrived during it, or the turn-taking
+   * left it behind): the writer is told, and with `lightAlongside` it goes beside a heavy group.
+   */
+  private lightWaits(): void {
+    this.onLightWaiting?.();
+    if (this.writingHeavy && this.lightAlongside) this.writeLightAlongside();
   }
 
   /**
