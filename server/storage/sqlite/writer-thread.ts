@@ -43,6 +43,12 @@ async function write(group: ConversionGroup): Promise<WriteResult[]> {
   return results;
 }
 
+/** an aborted bulk's kept rows go with it */
+async function abort(bulk: number): Promise<void> {
+  stoppedBulks.delete(bulk);
+  await dialect.abortBulk(bulk);
+}
+
 /** the next piece of a stopped bulk, from its kept rows; null when they are not here (or not where the caller is) */
 async function resume({ piece, ...quota }: ResumedPiece): Promise<WriteResult | null> {
   const stopped = stoppedBulks.get(piece.bulk);
@@ -60,7 +66,6 @@ parentPort!.on("message", async (message: WriterRequest) => {
       parentPort!.postMessage({ id: message.id, result: null } satisfies WriterReply);
       return;
     }
-    if (message.kind === "abort") stoppedBulks.delete(message.bulk);
     const result =
       message.kind === "write"
         ? await write(unpackGroup(message.group))
@@ -69,7 +74,7 @@ parentPort!.on("message", async (message: WriterRequest) => {
           : message.kind === "dimensions"
             ? await dialect.saveDimensions(message.table, message.dims.map((d) => ({ ...d, hash: Buffer.from(d.hash) }) as Dimension))
             : message.kind === "abort"
-              ? await dialect.abortBulk(message.bulk)
+              ? await abort(message.bulk)
               : await dialect.touchKeys(message.uses);
     reply = { id: message.id, result };
   } catch (error) {
