@@ -243,8 +243,10 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       projects.push(seq);
     }
     const light = this.queue.isLight(items);
-    await this.saveNewDimensions(items, light);
-    const group = await this.columns(items, projects, Date.now());
+    // one slice over both loops: the second does not start a fresh one where the first left off
+    const slice = new TimeSlice();
+    await this.saveNewDimensions(items, light, slice);
+    const group = await this.columns(items, projects, Date.now(), slice);
     return this.inTurn(light, () => this.dialect.writeConversions(group));
   }
 
@@ -266,8 +268,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
    * Location and network rows first, in their own statements: they are content-addressed, so one
    * left over from a refused batch is harmless, and only committed ids enter the cache.
    */
-  private async saveNewDimensions(items: PendingBatch[], light: boolean): Promise<void> {
-    const slice = new TimeSlice();
+  private async saveNewDimensions(items: PendingBatch[], light: boolean, slice: TimeSlice): Promise<void> {
     for (const table of ["locations", "networks"] as const) {
       const known = this.dimensionIds[table];
       const field = table === "locations" ? "location" : "network";
@@ -287,11 +288,10 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   }
 
   /** The group's rows as columns; a bulk's in time slices (the writer waits for them either way, the event loop need not). */
-  private async columns(items: PendingBatch[], projects: number[], createdAt: number): Promise<ConversionGroup> {
+  private async columns(items: PendingBatch[], projects: number[], createdAt: number, slice: TimeSlice): Promise<ConversionGroup> {
     const rows = emptyColumns();
     const locations = this.dimensionIds.locations;
     const networks = this.dimensionIds.networks;
-    const slice = new TimeSlice();
     const batches: ConversionGroup["batches"] = [];
     for (let i = 0; i < items.length; i++) {
       const { batch, records, piece } = items[i]!;
