@@ -206,6 +206,8 @@ describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ na
       const batches = Array.from({ length: 40 }, (_, i) => ({ project: i % 3 ? a : b, conversions: [sampleConversion(), sampleConversion()] }));
       const refused = await commit(a.id, [sampleConversion()], 0);
       expect(refused.accepted).toBe(false);
+      // a batch written alone (PostgreSQL writes a one-batch group in one statement)
+      expect(await commit(b.id, [sampleConversion(), sampleConversion(), sampleConversion()])).toEqual({ accepted: true, used: 3 });
       await Promise.all(
         batches.map((batch, i) =>
           (i % 2 ? second : storage).commitConversions({ projectId: batch.project.id, period: PERIOD, limit: null, conversions: batch.conversions }),
