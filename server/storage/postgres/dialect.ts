@@ -2,7 +2,8 @@
  * PostgreSQL's SQL (issue #6): the same tables and compact records as SQLite, shared by several
  * servers. A group commit is one transaction in three round trips whatever its size: BEGIN and
  * one quota upsert per batch (row-locked, so exact across servers), one multi-row insert (unnest
- * of arrays) for all accepted rows, COMMIT.
+ * of arrays, sent as array literals built in time slices) for all accepted rows, COMMIT; a group
+ * of one batch is a single statement.
  */
 import type pg from "pg";
 import type { Plan } from "../../../lib/schemas/api.js";
@@ -12,6 +13,7 @@ import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
 import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, type ProjectRow, type WebsiteRow } from "../rows.js";
 import type { CommitResult } from "../types.js";
+import { arrayLiterals, type ArrayElement } from "./array-literal.js";
 import { connectPostgres, type PostgresConnection, type PostgresOptions } from "./connect.js";
 import { POSTGRES_MIGRATIONS } from "./migrations.js";
 
@@ -192,11 +194,9 @@ export class PostgresDialect implements Dialect {
     // Sorted, so two servers inserting the same new parts lock them in the same order.
     const hashes = dims.map((d) => d.hash).sort(Buffer.compare);
     const json = new Map(dims.map((d) => [d.key, d.json]));
-    await this.pool.query(
-      `INSERT INTO ${table} (hash, json) SELECT * FROM unnest($1::bytea[], $2::text[]) ON CONFLICT (hash) DO NOTHING`,
-      [hashes, hashes.map((hash) => json.get(hash.toString("base64")))],
-    );
-    const found = await this.rows<{ id: number; hash: Buffer }>(`SELECT id, hash FROM ${table} WHERE hash = ANY($1::bytea[])`, [hashes]);
+    const [hashList, jsonList] = await arrayLiterals([hashes, hashes.map((hash) => json.get(hash.toString("base64")))]);
+    await this.pool.query(`INSERT INTO ${table} (hash, json) SELECT * FROM unnest($1::bytea[], $2::text[]) ON CONFLICT (hash) DO NOTHING`, [hashList, jsonList]);
+    const found = await this.rows<{ id: number; hash: Buffer }>(`SELECT id, hash FROM ${table} WHERE hash = ANY($1::bytea[])`, [hashList]);
     const ids = new Map(found.map((row) => [row.hash.toString("base64"), row.id]));
     return dims.map((d) => ids.get(d.key)!);
   }
@@ -207,6 +207,9 @@ export class PostgresDialect implements Dialect {
     // Quota rows are locked in one global order (project, period), so two servers' groups
     // cannot deadlock on them.
     const order = batches.map((_, i) => i).sort((a, b) => batches[a]!.project - batches[b]!.project || cmp(batches[a]!.period, batches[b]!.period));
+    // built before the transaction, which then holds its quota rows no longer than it must; the
+    // row numbers (the last column) are known only once the quota is reserved
+    const allRows = await insertParams(group.rows, NUMBERED_IN_SQL);
     const client = await this.pool.connect();
     try {
       // One round trip for BEGIN and every batch's reservation (still one atomic statement per
@@ -220,8 +223,12 @@ export class PostgresDialect implements Dialect {
         accepted[i] = reply.reserved !== null;
         results[i] = numberRows(group, batch, reply);
       });
+      // without a refused batch's rows (rare: those of the others are built again)
       const rows = acceptedColumns(group, accepted);
-      if (rows.project.length) await client.query(INSERT_CONVERSIONS, insertParams(rows));
+      if (rows.project.length) {
+        const params = rows === group.rows ? [...allRows, ...(await insertParams(rows, ["seq"]))] : await insertParams(rows);
+        await client.query(INSERT_CONVERSIONS, params);
+      }
       await client.query("COMMIT");
       return results;
     } catch (error) {
@@ -239,7 +246,7 @@ export class PostgresDialect implements Dialect {
    */
   private async writeOneBatch(group: ConversionGroup): Promise<CommitResult> {
     const batch = group.batches[0]!;
-    const { rows } = await this.pool.query(insertOneBatchSql(batch), insertParams(group.rows, NUMBERED_IN_SQL));
+    const { rows } = await this.pool.query(insertOneBatchSql(batch), await insertParams(group.rows, NUMBERED_IN_SQL));
     return numberRows(group, batch, rows[0] as ReserveReply);
   }
 
@@ -384,15 +391,14 @@ const COLUMN_TYPES: Record<keyof ConversionColumns, string> = {
   extra: "text",
   seq: "bigint",
 };
-const COLUMN_NAMES = Object.keys(COLUMN_TYPES) as Array<keyof ConversionColumns>;
+/** every column but the row number, which is known only once the quota is reserved (insertOneBatchSql works it out in SQL) */
+const NUMBERED_IN_SQL = (Object.keys(COLUMN_TYPES) as Array<keyof ConversionColumns>).filter((name) => name !== "seq");
+/** the row number last: a group's other columns are built before its transaction */
+const COLUMN_NAMES = [...NUMBERED_IN_SQL, "seq" as const];
 const INSERT_CONVERSIONS = `INSERT INTO conversions (${COLUMN_NAMES.join(", ")})
   SELECT * FROM unnest(${COLUMN_NAMES.map((name, i) => `$${i + 1}::${COLUMN_TYPES[name]}[]`).join(", ")})`;
 
-/** the columns insertOneBatchSql sends: all but the row number, which the statement works out */
-const NUMBERED_IN_SQL = COLUMN_NAMES.filter((name) => name !== "seq");
-
-function insertParams(rows: ConversionColumns, names = COLUMN_NAMES): unknown[] {
-  // pg sends a Buffer as bytea; a plain Uint8Array it would not
-  const ipKeys = rows.ip_key.map((key) => (key ? Buffer.from(key.buffer, key.byteOffset, key.byteLength) : null));
-  return names.map((name) => (name === "ip_key" ? ipKeys : rows[name]));
+/** the columns as array literals, in time slices (array-literal.ts) */
+function insertParams(rows: ConversionColumns, names = COLUMN_NAMES): Promise<string[]> {
+  return arrayLiterals(names.map((name) => rows[name] as readonly ArrayElement[]));
 }
