@@ -189,15 +189,30 @@ export class PostgresDialect implements Dialect {
     return (await this.row<{ used: number }>("SELECT used FROM usage WHERE project = $1 AND period = $2", [project, period]))?.used ?? 0;
   }
 
-  /** Outside the write transaction, so no lock on these rows is held for long. */
+  /**
+   * Outside the write transaction, so no lock on these rows is held for long. One round trip: the
+   * rows added come back from the insert, the rows already there from the select.
+   */
   async saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]> {
     // Sorted, so two servers inserting the same new parts lock them in the same order.
     const hashes = dims.map((d) => d.hash).sort(Buffer.compare);
     const json = new Map(dims.map((d) => [d.key, d.json]));
     const [hashList, jsonList] = await arrayLiterals([hashes, hashes.map((hash) => json.get(hash.toString("base64")))]);
-    await this.pool.query(`INSERT INTO ${table} (hash, json) SELECT * FROM unnest($1::bytea[], $2::text[]) ON CONFLICT (hash) DO NOTHING`, [hashList, jsonList]);
-    const found = await this.rows<{ id: number; hash: Buffer }>(`SELECT id, hash FROM ${table} WHERE hash = ANY($1::bytea[])`, [hashList]);
+    const found = await this.rows<{ id: number; hash: Buffer }>(
+      `WITH added AS (INSERT INTO ${table} (hash, json) SELECT * FROM unnest($1::bytea[], $2::text[]) ON CONFLICT (hash) DO NOTHING RETURNING id, hash)
+        SELECT id, hash FROM added UNION ALL SELECT id, hash FROM ${table} WHERE hash = ANY($1::bytea[])`,
+      [hashList, jsonList],
+    );
     const ids = new Map(found.map((row) => [row.hash.toString("base64"), row.id]));
+    // A row another transaction committed while the statement ran is neither added by it nor in
+    // its snapshot: read once more.
+    const late = hashes.filter((hash) => !ids.has(hash.toString("base64")));
+    if (late.length) {
+      const [lateList] = await arrayLiterals([late]);
+      for (const row of await this.rows<{ id: number; hash: Buffer }>(`SELECT id, hash FROM ${table} WHERE hash = ANY($1::bytea[])`, [lateList])) {
+        ids.set(row.hash.toString("base64"), row.id);
+      }
+    }
     return dims.map((d) => ids.get(d.key)!);
   }
 

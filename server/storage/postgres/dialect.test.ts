@@ -1,0 +1,59 @@
+/** What only PostgreSQL's dialect does, on the real database (when TEST_DATABASE_URL is set; test/helpers/backends.ts). */
+import { createHash } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backendNames, createBackend, type Backend } from "../../../test/helpers/backends.js";
+import type { Dimension } from "../record-codec.js";
+import { openPostgresDialect, type PostgresDialect } from "./dialect.js";
+
+const dimension = (json: string): Dimension => {
+  const hash = createHash("sha256").update(json).digest().subarray(0, 16);
+  return { hash, key: hash.toString("base64"), json };
+};
+
+describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", (name) => {
+  let backend: Backend;
+  let dialect: PostgresDialect;
+  let url: string;
+  let schema: string;
+
+  beforeAll(async () => {
+    backend = await createBackend(name);
+    ({ DATABASE_URL: url, IPATLAS_DB_SCHEMA: schema } = backend.env as { DATABASE_URL: string; IPATLAS_DB_SCHEMA: string });
+    dialect = await openPostgresDialect({ url, schema });
+    await dialect.migrate();
+  });
+  afterAll(async () => {
+    await dialect?.close();
+    await backend?.dispose();
+  });
+
+  it("saveDimensions: ids of new parts and of parts already there, in the order asked", async () => {
+    const [a, b, c] = ["a", "b", "c"].map((x) => dimension(`{"part":"${x}"}`));
+    const [idB] = await dialect.saveDimensions("locations", [b!]);
+    const ids = await dialect.saveDimensions("locations", [c!, b!, a!]);
+    expect(ids[1]).toBe(idB);
+    expect(new Set(ids).size).toBe(3);
+    expect(await dialect.saveDimensions("locations", [a!, c!])).toEqual([ids[2], ids[0]]);
+  });
+
+  it("saveDimensions: a part another transaction commits while the statement waits on it gets that row's id", async () => {
+    const part = dimension(`{"part":"raced ${Date.now()}"}`);
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query(`SET search_path TO ${schema}`);
+      await other.query("BEGIN");
+      const { rows } = await other.query("INSERT INTO locations (hash, json) VALUES ($1, $2) RETURNING id", [part.hash, part.json]);
+      const saving = dialect.saveDimensions("locations", [part]);
+      // the statement has taken its snapshot and waits for the other insert's outcome
+      const waiting = async () => (await other.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO locations%'")).rows[0].n;
+      await expect.poll(waiting, { timeout: 5000, interval: 20 }).toBeGreaterThan(0);
+      await other.query("COMMIT");
+      expect(await saving).toEqual([rows[0].id]);
+    } finally {
+      await other.end();
+    }
+  });
+});
+
