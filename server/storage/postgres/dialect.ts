@@ -334,14 +334,7 @@ function scanSql(scan: IpScan, text: IpSearchPlan["text"], bind: (value: unknown
 
 const PERIOD = /^\d{4}-\d{2}$/;
 
-/**
- * A batch's quota reservation as one statement: `reserved` is the new count when the batch fits
- * (used + n <= limit), else null and nothing changed; `current` is the count before it; `last_id`
- * the project's last conversion id once the batch's n are numbered (the project row is locked
- * with the usage row, so ids stay unique across servers). Values are inlined (checked integers
- * and a checked period) so several of these travel in one query.
- */
-/** What a batch's reservation answers: the quota used after it (null: refused), before it, and the project's last row number. */
+/** What a batch's reservation answers (reserveSql): the quota used after it (null: refused), before it, and the project's last row number. */
 type ReserveReply = { reserved: number | null; current: number | null; last_id: number | null };
 
 /** The reservation's result; an accepted batch's rows get their numbers, the last one `last_id`. */
@@ -353,9 +346,12 @@ function numberRows(group: ConversionGroup, batch: GroupBatch, reply: ReserveRep
 }
 
 /**
- * One atomic statement reserving a batch's quota (refused when it would pass the limit) and taking
- * its row numbers: the CTEs `r` and `numbered`, then `tail` (what else the statement does) and the
- * ReserveReply.
+ * A batch's quota reservation as one statement: `reserved` is the new count when the batch fits
+ * (used + n <= limit), else null and nothing changed; `current` is the count before it; `last_id`
+ * the project's last conversion id once the batch's n are numbered (the project row is locked
+ * with the usage row, so ids stay unique across servers). Values are inlined (checked integers
+ * and a checked period) so several of these travel in one query. `tail` adds CTEs after `r` and
+ * `numbered` (insertOneBatchSql's insert).
  */
 function reserveSql(batch: GroupBatch, tail = ""): string {
   const { project, limit, period } = batch;
