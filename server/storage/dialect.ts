@@ -9,6 +9,7 @@ import type { IpSearchPlan } from "./ip-prefix.js";
 import type { Dimension } from "./record-codec.js";
 import type { ConversionRow, KeyRow, ProjectRow, WebsiteRow } from "./rows.js";
 import type { CommitResult } from "./types.js";
+import type { TimeSlice } from "../time-slice.js";
 
 export type DimensionTable = "locations" | "networks";
 
@@ -158,13 +159,18 @@ export interface Dialect {
   /** the project's integer id, which conversions and usage rows carry */
   projectSeq(projectId: string): Promise<number | undefined>;
   usage(project: number, period: string): Promise<number>;
-  /** stores the parts not stored yet (content-addressed: a duplicate is a no-op); their ids in order */
-  saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]>;
+  /**
+   * stores the parts not stored yet (content-addressed: a duplicate is a no-op); their ids in
+   * order. `slice`: the core's time slice for this group, for work on the main thread before the
+   * statement goes out (PostgreSQL's array literals), so it does not start a fresh one.
+   */
+  saveDimensions(table: DimensionTable, dims: Dimension[], slice?: TimeSlice): Promise<number[]>;
   /**
    * One transaction: each batch reserves its quota with one atomic statement (used + n <= limit)
    * and, when it fits, numbers its rows (`seq`) and inserts them; a refused batch changes nothing.
+   * `slice` as for saveDimensions.
    */
-  writeConversions(group: ConversionGroup): Promise<WriteResult[]>;
+  writeConversions(group: ConversionGroup, slice?: TimeSlice): Promise<WriteResult[]>;
   conversionByUid(project: number, uniqueId: string): Promise<ConversionRow | undefined>;
   /** lower-case uuids, each once */
   conversionsByUids(project: number, uniqueIds: string[]): Promise<ConversionRow[]>;

@@ -243,11 +243,12 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       projects.push(seq);
     }
     const light = this.queue.isLight(items);
-    // one slice over both loops: the second does not start a fresh one where the first left off
+    // one slice over both loops and the dialect's own (PostgreSQL's array literals): none starts a
+    // fresh one where the one before left off
     const slice = new TimeSlice();
     await this.saveNewDimensions(items, light, slice);
     const group = await this.columns(items, projects, Date.now(), slice);
-    return this.inTurn(light, () => this.dialect.writeConversions(group));
+    return this.inTurn(light, () => this.dialect.writeConversions(group, slice));
   }
 
   /**
@@ -282,7 +283,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       }
       if (!missing.size) continue;
       const dims = [...missing.values()];
-      const ids = await this.inTurn(light, () => this.dialect.saveDimensions(table, dims));
+      const ids = await this.inTurn(light, () => this.dialect.saveDimensions(table, dims, slice));
       dims.forEach((dim, i) => known.set(dim.key, ids[i]!));
     }
   }

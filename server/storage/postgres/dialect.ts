@@ -13,6 +13,7 @@ import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
 import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, type ProjectRow, type WebsiteRow } from "../rows.js";
 import type { CommitResult } from "../types.js";
+import type { TimeSlice } from "../../time-slice.js";
 import { arrayLiterals, type ArrayElement } from "./array-literal.js";
 import { connectPostgres, type PostgresConnection, type PostgresOptions } from "./connect.js";
 import { POSTGRES_MIGRATIONS } from "./migrations.js";
@@ -193,11 +194,11 @@ export class PostgresDialect implements Dialect {
    * Outside the write transaction, so no lock on these rows is held for long. One round trip: the
    * rows added come back from the insert, the rows already there from the select.
    */
-  async saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]> {
+  async saveDimensions(table: DimensionTable, dims: Dimension[], slice?: TimeSlice): Promise<number[]> {
     // Sorted, so two servers inserting the same new parts lock them in the same order.
     const hashes = dims.map((d) => d.hash).sort(Buffer.compare);
     const json = new Map(dims.map((d) => [d.key, d.json]));
-    const [hashList, jsonList] = await arrayLiterals([hashes, hashes.map((hash) => json.get(hash.toString("base64")))]);
+    const [hashList, jsonList] = await arrayLiterals([hashes, hashes.map((hash) => json.get(hash.toString("base64")))], slice);
     const found = await this.rows<{ id: number; hash: Buffer }>(
       `WITH added AS (INSERT INTO ${table} (hash, json) SELECT * FROM unnest($1::bytea[], $2::text[]) ON CONFLICT (hash) DO NOTHING RETURNING id, hash)
         SELECT id, hash FROM added UNION ALL SELECT id, hash FROM ${table} WHERE hash = ANY($1::bytea[])`,
@@ -216,15 +217,15 @@ export class PostgresDialect implements Dialect {
     return dims.map((d) => ids.get(d.key)!);
   }
 
-  async writeConversions(group: ConversionGroup): Promise<CommitResult[]> {
+  async writeConversions(group: ConversionGroup, slice?: TimeSlice): Promise<CommitResult[]> {
     const { batches } = group;
-    if (batches.length === 1 && batches[0]!.start === 0 && batches[0]!.end === group.rows.project.length) return [await this.writeOneBatch(group)];
+    if (batches.length === 1 && batches[0]!.start === 0 && batches[0]!.end === group.rows.project.length) return [await this.writeOneBatch(group, slice)];
     // Quota rows are locked in one global order (project, period), so two servers' groups
     // cannot deadlock on them.
     const order = batches.map((_, i) => i).sort((a, b) => batches[a]!.project - batches[b]!.project || cmp(batches[a]!.period, batches[b]!.period));
     // built before the transaction, which then holds its quota rows no longer than it must; the
     // row numbers (the last column) are known only once the quota is reserved
-    const allRows = await insertParams(group.rows, NUMBERED_IN_SQL);
+    const allRows = await insertParams(group.rows, NUMBERED_IN_SQL, slice);
     const client = await this.pool.connect();
     try {
       // One round trip for BEGIN and every batch's reservation (still one atomic statement per
@@ -241,6 +242,8 @@ export class PostgresDialect implements Dialect {
       // without a refused batch's rows (rare: those of the others are built again)
       const rows = acceptedColumns(group, accepted);
       if (rows.project.length) {
+        // a fresh slice here: the group's, stale after the round trips, would pause at once while
+        // the transaction holds its quota rows
         const params = rows === group.rows ? [...allRows, ...(await insertParams(rows, ["seq"]))] : await insertParams(rows);
         await client.query(INSERT_CONVERSIONS, params);
       }
@@ -259,9 +262,9 @@ export class PostgresDialect implements Dialect {
    * the numbering and the rows in one statement, its own transaction. One round trip instead of
    * three, and no client held across them.
    */
-  private async writeOneBatch(group: ConversionGroup): Promise<CommitResult> {
+  private async writeOneBatch(group: ConversionGroup, slice?: TimeSlice): Promise<CommitResult> {
     const batch = group.batches[0]!;
-    const { rows } = await this.pool.query(insertOneBatchSql(batch), await insertParams(group.rows, NUMBERED_IN_SQL));
+    const { rows } = await this.pool.query(insertOneBatchSql(batch), await insertParams(group.rows, NUMBERED_IN_SQL, slice));
     return numberRows(group, batch, rows[0] as ReserveReply);
   }
 
@@ -410,6 +413,6 @@ const INSERT_CONVERSIONS = `INSERT INTO conversions (${COLUMN_NAMES.join(", ")})
   SELECT * FROM unnest(${COLUMN_NAMES.map((name, i) => `$${i + 1}::${COLUMN_TYPES[name]}[]`).join(", ")})`;
 
 /** the columns as array literals, in time slices (array-literal.ts) */
-function insertParams(rows: ConversionColumns, names = COLUMN_NAMES): Promise<string[]> {
-  return arrayLiterals(names.map((name) => rows[name] as readonly ArrayElement[]));
+function insertParams(rows: ConversionColumns, names = COLUMN_NAMES, slice?: TimeSlice): Promise<string[]> {
+  return arrayLiterals(names.map((name) => rows[name] as readonly ArrayElement[]), slice);
 }
