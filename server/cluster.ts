@@ -13,6 +13,7 @@
  */
 import cluster, { type Worker } from "node:cluster";
 import type { WriteTurn } from "./storage/index.js";
+import { LightAhead } from "./storage/light-ahead.js";
 
 const READY = "ipatlas:ready";
 const LISTEN = "ipatlas:listen";
@@ -48,15 +49,15 @@ export function clusterWriteTurn(): WriteTurn | undefined {
 /**
  * The primary's side of the write turn: one holder at a time. A light request (a GET's rows) is
  * granted ahead of heavier ones that asked before it, taking turns with them so a stream of GETs
- * cannot hold a bulk back, and the holder is told that it waits (`make-way`): a bulk it is
- * writing then stops at its next piece (docs/storage.md "Bulks in pieces"), as it does for its
- * own process's GETs. `send` returns false for a party that is gone.
+ * cannot hold a bulk back (the group-commit queue's policy, storage/light-ahead.ts), and the
+ * holder is told that it waits (`make-way`): a bulk it is writing then stops at its next piece
+ * (docs/storage.md "Bulks in pieces"), as it does for its own process's GETs. `send` returns false
+ * for a party that is gone.
  */
 export class WriteTurns<P> {
   private holder: P | null = null;
   private waiting: Array<{ party: P; light: boolean }> = [];
-  /** the last turn went to a light request ahead of an earlier one */
-  private lastWasLightAhead = false;
+  private readonly turns = new LightAhead();
 
   constructor(private readonly send: (party: P, message: "turn" | "make-way") => boolean) {}
 
@@ -79,10 +80,7 @@ export class WriteTurns<P> {
   private next(): void {
     this.holder = null;
     while (this.waiting.length) {
-      const light = this.lastWasLightAhead ? -1 : this.waiting.findIndex((w) => w.light);
-      const index = light > 0 ? light : 0;
-      this.lastWasLightAhead = index > 0;
-      const { party } = this.waiting.splice(index, 1)[0]!;
+      const { party } = this.waiting.splice(this.turns.next(this.waiting, (w) => w.light), 1)[0]!;
       if (this.grant(party)) return;
     }
   }
