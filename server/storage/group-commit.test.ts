@@ -61,6 +61,28 @@ describe("GroupCommitQueue", () => {
     expect(groups).toEqual([[100], [1], [100], [100], [100]]);
   });
 
+  it("tells writeGroup whether the group is light, including a light group beside a heavy one", async () => {
+    const writes: string[] = [];
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const queue = new GroupCommitQueue<number, number>(
+      async (items, light) => {
+        writes.push(`${items.join("+")} ${light ? "light" : "heavy"}`);
+        if (items[0] === 100) await held;
+        return items;
+      },
+      { weigh: (n) => n as number, maxWeight: 100, lightAlongside: true },
+    );
+    const bulk = queue.submit(100);
+    await new Promise((r) => setImmediate(r));
+    const gets = [queue.submit(1), queue.submit(1)];
+    await Promise.all(gets); // written beside the bulk, which still waits
+    release();
+    await bulk;
+    await Promise.all([queue.submit(1), queue.submit(1), queue.submit(30)]);
+    expect(writes).toEqual(["100 heavy", "1+1 light", "1+1 light", "30 heavy"]);
+  });
+
   it("a light item at the head never shares a transaction with a heavy one behind it", async () => {
     const { queue, groups } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100 });
     await Promise.all([queue.submit(1), queue.submit(50), queue.submit(1)]);

@@ -6,6 +6,7 @@
  * only after the group's transaction committed. Both backends use this queue; they supply
  * `writeGroup`.
  */
+import { LightAhead } from "./light-ahead.js";
 
 export interface GroupCommitOptions {
   /** most items per group (a bound on transaction size and statement parameters) */
@@ -67,8 +68,8 @@ export class GroupCommitQueue<T, R> {
   private readonly maxWeight: number;
   private readonly smallWeight: number;
   private readonly weigh: (item: T) => number;
-  /** the last group taken was light submissions taken ahead (takeLightAhead) */
-  private lastWasLight = false;
+  /** whose turn it is: light submissions ahead of heavier ones, taking turns with them */
+  private readonly turns = new LightAhead();
   /** a group is being written */
   private writing = false;
   private readonly onLightWaiting?: () => void;
@@ -76,9 +77,12 @@ export class GroupCommitQueue<T, R> {
   private readonly makesWay?: () => boolean;
   private readonly written?: (item: T, result: R) => number;
 
-  /** `writeGroup` writes all items in one transaction and returns one result per item, in order. */
+  /**
+   * `writeGroup` writes all items in one transaction and returns one result per item, in order;
+   * `light`: the items together are light (a GET's rows, against a bulk).
+   */
   constructor(
-    private readonly writeGroup: (items: T[]) => Promise<R[]>,
+    private readonly writeGroup: (items: T[], light: boolean) => Promise<R[]>,
     options: GroupCommitOptions = {},
   ) {
     this.maxItems = options.maxItems ?? 512;
@@ -120,8 +124,7 @@ export class GroupCommitQueue<T, R> {
     });
   }
 
-  /** whether these items together are light (a GET's rows, against a bulk) */
-  isLight(items: readonly T[]): boolean {
+  private isLight(items: readonly T[]): boolean {
     return items.reduce((weight, item) => weight + this.weigh(item), 0) <= this.smallWeight;
   }
 
@@ -139,10 +142,11 @@ export class GroupCommitQueue<T, R> {
       const group = this.takeGroup();
       this.onTake?.();
       this.writing = true;
-      this.writingHeavy = !this.isLight(group.map((p) => p.item));
+      const light = this.isLight(group.map((p) => p.item));
+      this.writingHeavy = !light;
       if (this.pending.some((p) => this.weigh(p.item) <= this.smallWeight)) this.lightWaits();
       try {
-        await this.writeNext(group);
+        await this.writeNext(group, light);
       } finally {
         this.writing = false;
         this.writingHeavy = false;
@@ -172,7 +176,7 @@ export class GroupCommitQueue<T, R> {
         while (this.writingHeavy) {
           const light = this.takeLight();
           if (!light.length) break;
-          await this.writeNext(light);
+          await this.writeNext(light, true);
         }
         this.alongside = null;
         done();
@@ -220,24 +224,19 @@ export class GroupCommitQueue<T, R> {
    * Light submissions (a GET /convert's one row) queued behind a heavy one (a bulk) are written
    * first, in a short group of their own, instead of inside the bulk's long transaction: a GET
    * then waits for at most the group already being written. Light-only groups take turns with
-   * the others, so a stream of GETs cannot hold a bulk back.
+   * the others (light-ahead.ts), so a stream of GETs cannot hold a bulk back. A group is light
+   * only, or starts with a heavy item: a light one never waits inside a heavy one's transaction
+   * that it came before.
    */
   private takeLightAhead(): Pending<T, R>[] {
-    // A group is light only, or starts with a heavy item: a light one never waits inside a
-    // heavy one's transaction that it came before.
-    const firstIsLight = this.weigh(this.pending[0]!.item) <= this.smallWeight;
-    const lightTurn = firstIsLight || !this.lastWasLight;
-    this.lastWasLight = false;
-    if (!lightTurn) return [];
-    const light = this.takeLight();
-    if (light.length) this.lastWasLight = true;
-    return light;
+    const next = this.turns.next(this.pending, (p) => this.weigh(p.item) <= this.smallWeight);
+    return next === 0 && this.weigh(this.pending[0]!.item) > this.smallWeight ? [] : this.takeLight();
   }
 
-  private async writeNext(group: Pending<T, R>[]): Promise<void> {
+  private async writeNext(group: Pending<T, R>[], light: boolean): Promise<void> {
     const startedAt = performance.now();
     try {
-      const results = await this.writeGroup(group.map((p) => p.item));
+      const results = await this.writeGroup(group.map((p) => p.item), light);
       if (observers.size) {
         const seconds = (performance.now() - startedAt) / 1000;
         const weight = group.reduce((sum, p, i) => sum + (this.written ? this.written(p.item, results[i]!) : this.weigh(p.item)), 0);
@@ -248,7 +247,7 @@ export class GroupCommitQueue<T, R> {
     } catch (error) {
       if (group.length === 1) return group[0]!.reject(error);
       // One bad item must not fail its neighbours: write each alone to find it.
-      for (const p of group) await this.writeNext([p]);
+      for (const p of group) await this.writeNext([p], this.isLight([p.item]));
     }
   }
 }

@@ -68,7 +68,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     private readonly writeTurn?: WriteTurn,
   ) {
     this.kind = dialect.kind;
-    this.queue = new GroupCommitQueue((items) => this.writeGroup(items), {
+    this.queue = new GroupCommitQueue((items, light) => this.writeGroup(items, light), {
       weigh: (item) => (item as PendingBatch).records.length,
       maxWeight: dialect.groupRows,
       onLightWaiting: dialect.writerWanted && (() => dialect.writerWanted!()),
@@ -232,7 +232,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     }
   }
 
-  private async writeGroup(items: PendingBatch[]): Promise<WriteResult[]> {
+  private async writeGroup(items: PendingBatch[], light: boolean): Promise<WriteResult[]> {
     const resumed = items.length === 1 && items[0]!.piece ? await this.resumeBulk(items[0]!) : null;
     if (resumed) return [resumed];
     const projects: number[] = [];
@@ -242,7 +242,6 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       if (seq === null) throw new Error(`Unknown project ${batch.projectId}`);
       projects.push(seq);
     }
-    const light = this.queue.isLight(items);
     // one slice over both loops and the dialect's own (PostgreSQL's array literals): none starts a
     // fresh one where the one before left off
     const slice = new TimeSlice();
