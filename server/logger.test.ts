@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "./logger.js";
 
@@ -26,5 +27,19 @@ describe("createLogger", () => {
     const lines: string[] = [];
     createLogger("silent", (line) => lines.push(line)).error("x");
     expect(lines).toEqual([]);
+  });
+
+  it("on stderr by default: every line, whole and in UTF-8, even when the process exits right after", () => {
+    const script = `
+      const { createLogger } = await import(${JSON.stringify(new URL("./logger.ts", import.meta.url).href)});
+      const log = createLogger("info", { format: "json" });
+      for (let i = 0; i < 5000; i++) log.info("request", { i, city: "Zürich 東京" });
+      process.exit(0);`;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(child.status).toBe(0);
+    const lines = child.stderr.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(5000);
+    expect(lines.map((line) => line.i)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    expect(lines[4999]).toMatchObject({ level: "info", msg: "request", city: "Zürich 東京" });
   });
 });
