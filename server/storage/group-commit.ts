@@ -118,15 +118,19 @@ export class GroupCommitQueue<T, R> {
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
-      if (this.writing && this.weigh(item) <= this.smallWeight) this.lightWaits();
+      if (this.writing && this.isLightItem(item)) this.lightWaits();
       // setImmediate: everything submitted in this turn of the event loop joins the same group.
       if (!this.running) this.running = new Promise((done) => setImmediate(() => this.run().then(done)));
     });
   }
 
+  /** whether these items together are light (a GET's rows, against a bulk) */
   private isLight(items: readonly T[]): boolean {
     return items.reduce((weight, item) => weight + this.weigh(item), 0) <= this.smallWeight;
   }
+
+  private readonly isLightItem = (item: T): boolean => this.weigh(item) <= this.smallWeight;
+  private readonly isLightPending = (p: Pending<T, R>): boolean => this.isLightItem(p.item);
 
   /** Resolves once every item submitted so far has been written (or failed). */
   async drain(): Promise<void> {
@@ -144,7 +148,7 @@ export class GroupCommitQueue<T, R> {
       this.writing = true;
       const light = this.isLight(group.map((p) => p.item));
       this.writingHeavy = !light;
-      if (this.pending.some((p) => this.weigh(p.item) <= this.smallWeight)) this.lightWaits();
+      if (this.pending.some(this.isLightPending)) this.lightWaits();
       try {
         await this.writeNext(group, light);
       } finally {
@@ -229,8 +233,8 @@ export class GroupCommitQueue<T, R> {
    * that it came before.
    */
   private takeLightAhead(): Pending<T, R>[] {
-    const next = this.turns.next(this.pending, (p) => this.weigh(p.item) <= this.smallWeight);
-    return next === 0 && this.weigh(this.pending[0]!.item) > this.smallWeight ? [] : this.takeLight();
+    const next = this.turns.next(this.pending, this.isLightPending);
+    return next === 0 && !this.isLightPending(this.pending[0]!) ? [] : this.takeLight();
   }
 
   private async writeNext(group: Pending<T, R>[], light: boolean): Promise<void> {
