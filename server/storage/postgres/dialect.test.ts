@@ -56,4 +56,3 @@ describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", 
     }
   });
 });
-

@@ -196,9 +196,8 @@ export class PostgresDialect implements Dialect {
    */
   async saveDimensions(table: DimensionTable, dims: Dimension[], slice?: TimeSlice): Promise<number[]> {
     // Sorted, so two servers inserting the same new parts lock them in the same order.
-    const hashes = dims.map((d) => d.hash).sort(Buffer.compare);
-    const json = new Map(dims.map((d) => [d.key, d.json]));
-    const [hashList, jsonList] = await arrayLiterals([hashes, hashes.map((hash) => json.get(hash.toString("base64")))], slice);
+    const sorted = [...dims].sort((a, b) => Buffer.compare(a.hash, b.hash));
+    const [hashList, jsonList] = await arrayLiterals([sorted.map((d) => d.hash), sorted.map((d) => d.json)], slice);
     const found = await this.rows<{ id: number; hash: Buffer }>(
       `WITH added AS (INSERT INTO ${table} (hash, json) SELECT * FROM unnest($1::bytea[], $2::text[]) ON CONFLICT (hash) DO NOTHING RETURNING id, hash)
         SELECT id, hash FROM added UNION ALL SELECT id, hash FROM ${table} WHERE hash = ANY($1::bytea[])`,
@@ -207,9 +206,9 @@ export class PostgresDialect implements Dialect {
     const ids = new Map(found.map((row) => [row.hash.toString("base64"), row.id]));
     // A row another transaction committed while the statement ran is neither added by it nor in
     // its snapshot: read once more.
-    const late = hashes.filter((hash) => !ids.has(hash.toString("base64")));
+    const late = sorted.filter((d) => !ids.has(d.key));
     if (late.length) {
-      const [lateList] = await arrayLiterals([late]);
+      const [lateList] = await arrayLiterals([late.map((d) => d.hash)]);
       for (const row of await this.rows<{ id: number; hash: Buffer }>(`SELECT id, hash FROM ${table} WHERE hash = ANY($1::bytea[])`, [lateList])) {
         ids.set(row.hash.toString("base64"), row.id);
       }
