@@ -233,8 +233,8 @@ export class GroupCommitQueue<T, R> {
    * that it came before.
    */
   private takeLightAhead(): Pending<T, R>[] {
-    const next = this.turns.next(this.pending, this.isLightPending);
-    return next === 0 && !this.isLightPending(this.pending[0]!) ? [] : this.takeLight();
+    this.turns.next(this.pending, this.isLightPending);
+    return this.turns.lightWentLast ? this.takeLight() : [];
   }
 
   private async writeNext(group: Pending<T, R>[], light: boolean): Promise<void> {
@@ -251,7 +251,7 @@ export class GroupCommitQueue<T, R> {
     } catch (error) {
       if (group.length === 1) return group[0]!.reject(error);
       // One bad item must not fail its neighbours: write each alone to find it.
-      for (const p of group) await this.writeNext([p], this.isLight([p.item]));
+      for (const p of group) await this.writeNext([p], this.isLightItem(p.item));
     }
   }
 }

@@ -6,14 +6,18 @@
  * the primary's write turn between `--workers` on SQLite (`WriteTurns` in cluster.ts).
  */
 export class LightAhead {
-  /** the last turn went to a light writer */
-  private lightWentLast = false;
+  private lightWent = false;
+
+  /** the last turn (`next`) went to a light writer */
+  get lightWentLast(): boolean {
+    return this.lightWent;
+  }
 
   /** The index in `waiting` (oldest first, not empty) of the writer whose turn it is; records that it went. */
   next<W>(waiting: readonly W[], isLight: (writer: W) => boolean): number {
-    const light = this.lightWentLast ? -1 : waiting.findIndex(isLight);
+    const light = this.lightWent ? -1 : waiting.findIndex(isLight);
     const index = light === -1 ? 0 : light;
-    this.lightWentLast = isLight(waiting[index]!);
+    this.lightWent = isLight(waiting[index]!);
     return index;
   }
 }
