@@ -3,7 +3,8 @@
  * chunks, written item by item into buffers: a 5000-address answer is megabytes, and as one
  * string (plus the array of item strings it was joined from, and its UTF-8 copy for the socket) it
  * would sit in the JS heap's large-object space until a full GC. The Ip objects come from the
- * engine's cached fragments (ip-object-json.ts). Encoding yields every few milliseconds.
+ * engine's cached fragments (ip-object-json.ts). Encoding yields every few milliseconds, and runs
+ * while the bulk's rows are written (convert-and-store.ts), not after the commit.
  */
 import type { ConvertedItem } from "./convert-and-store.js";
 import { TimeSlice } from "../time-slice.js";

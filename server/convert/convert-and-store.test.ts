@@ -24,3 +24,45 @@ describe("UsageFloor", () => {
     expect(floor.get("r", "2026-11")).toBe(1);
   });
 });
+
+describe("convertAndStore's answer", () => {
+  it("is made once, while the rows are written, and comes back with an accepted bulk only", async () => {
+    const { convertAndStore } = await import("./convert-and-store.js");
+    const { createGeoEngine } = await import("../geo/engine/engine.js");
+    const { createStorage } = await import("../storage/index.js");
+    const { makeDataDir } = await import("../../test/helpers/server.js");
+    const dataDir = makeDataDir();
+    const engine = await createGeoEngine({ dataDir, publicBaseUrl: () => "http://127.0.0.1:8787", logger: { info() {}, warn() {}, error() {} } as never });
+    const storage = await createStorage({ dataDir, sqliteWriterThread: true });
+    try {
+      const project = await storage.createProject({ name: "answers", plan: "starter" });
+      const inputs = Array.from({ length: 6000 }, (_, i) => `${1 + (i % 200)}.${i % 256}.${(i * 7) % 256}.1`);
+      let committed = false;
+      const answeredWhile: boolean[] = [];
+      const answerWith = async (items: Array<{ conversionId: string }>) => {
+        answeredWhile.push(committed);
+        return items.map((item) => item.conversionId);
+      };
+      // the rows are committed once this resolves: the first answer must have started before
+      const watchCommits = storage.commitConversions.bind(storage);
+      storage.commitConversions = (batch) => watchCommits(batch).finally(() => (committed = true));
+
+      const outcome = await convertAndStore({ storage, engine }, project, inputs, new Date(), null, answerWith);
+      expect(outcome.accepted).toBe(true);
+      expect(answeredWhile).toEqual([false]);
+      if (!outcome.accepted) return;
+      expect(outcome.answer).toEqual(outcome.items.map((item) => item.conversionId));
+      expect(await storage.getConversion(project.id, outcome.answer[5999]!)).not.toBeNull();
+
+      // 12000 is over the starter plan's 10000 a month: refused whole by the storage, no answer
+      committed = false;
+      answeredWhile.length = 0;
+      const refused = await convertAndStore({ storage, engine }, project, inputs, new Date(), null, answerWith);
+      expect(refused.accepted).toBe(false);
+      expect("answer" in refused).toBe(false);
+    } finally {
+      await storage.close();
+      await engine.close();
+    }
+  });
+});

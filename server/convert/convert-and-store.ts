@@ -46,18 +46,25 @@ export interface ConvertedItem extends ConvertResult {
   conversionId: string;
 }
 
-export type ConvertOutcome =
-  | { accepted: true; items: ConvertedItem[]; limit: number | null; used: number; resetAt: Date }
+/** `answer`: what `answerWith` made of the items, when the request passed it */
+export type ConvertOutcome<A = undefined> =
+  | { accepted: true; items: ConvertedItem[]; answer: A; limit: number | null; used: number; resetAt: Date }
   | { accepted: false; limit: number | null; used: number; resetAt: Date };
 
-export async function convertAndStore(
+export async function convertAndStore<A = undefined>(
   deps: { storage: Storage; engine: GeoEngine; usageFloor?: UsageFloor },
   project: Project,
   inputs: readonly string[],
   now = new Date(),
   /** language of the names (geo/lang); stored as answered */
   lang: string | null = null,
-): Promise<ConvertOutcome> {
+  /**
+   * The answer made from the items (a bulk's encoded `data`). It runs while the database writes
+   * them, on an event loop that would otherwise wait, instead of after the commit; it is
+   * discarded if the batch is refused.
+   */
+  answerWith?: (items: ConvertedItem[]) => Promise<A>,
+): Promise<ConvertOutcome<A>> {
   const period = periodOf(now);
   const limit = planLimit(project.plan);
   const floor = deps.usageFloor?.get(project.id, period.id) ?? 0;
@@ -77,14 +84,24 @@ export async function convertAndStore(
     items[i] = { input, conversionId: timeOrderedUuid(), ...deps.engine.convert(input, now, lang) };
   }
   const completedAt = Date.now();
+  let answer: Promise<A> | undefined;
+  const startAnswer =
+    answerWith &&
+    (() => {
+      if (answer) return;
+      answer = answerWith(items);
+      // a failure is thrown where the answer is awaited, not as an unhandled rejection meanwhile
+      answer.catch(() => {});
+    });
   const result = await deps.storage.commitConversions({
     projectId: project.id,
     period: period.id,
     limit,
     conversions: items.map((item) => ({ uniqueId: item.conversionId, status: item.status, data: item.data, parts: item.parts, startedAt, completedAt })),
+    onWriting: startAnswer,
   });
   deps.usageFloor?.raise(project.id, period.id, result.used);
-  return result.accepted
-    ? { accepted: true, items, limit, used: result.used, resetAt: period.end }
-    : { accepted: false, limit, used: result.used, resetAt: period.end };
+  if (!result.accepted) return { accepted: false, limit, used: result.used, resetAt: period.end };
+  startAnswer?.();
+  return { accepted: true, items, answer: (await answer) as A, limit, used: result.used, resetAt: period.end };
 }

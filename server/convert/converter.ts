@@ -9,7 +9,7 @@ import { MESSAGES } from "../../lib/schemas/messages.js";
 import { dataSources } from "../geo/engine/credits.js";
 import type { GeoEngine } from "../geo/types.js";
 import type { Project, Storage } from "../storage/types.js";
-import { convertAndStore, UsageFloor, type ConvertOutcome } from "./convert-and-store.js";
+import { convertAndStore, UsageFloor, type ConvertedItem, type ConvertOutcome } from "./convert-and-store.js";
 import type { QuotaState } from "./quota-headers.js";
 
 /** GET /convert's answer before it becomes HTTP: the envelope's parts and the route's own headers. */
@@ -29,7 +29,7 @@ export interface Converter {
   /** the `x-data-sources` header every convert answer carries */
   sourcesHeader(): [name: string, value: string];
   /** addresses converted, stored and counted against the plan, past this process's usage floor */
-  store(project: Project, inputs: readonly string[], lang: string | null): Promise<ConvertOutcome>;
+  store<A = undefined>(project: Project, inputs: readonly string[], lang: string | null, answerWith?: (items: ConvertedItem[]) => Promise<A>): Promise<ConvertOutcome<A>>;
   one(project: Project, input: string, lang: string | null): Promise<OneAnswer>;
 }
 
@@ -46,7 +46,8 @@ export function createConverter(deps: { storage: Storage; engine: GeoEngine }): 
   let sourcesAt = -Infinity;
   const withFloor = { ...deps, usageFloor };
 
-  const store = (project: Project, inputs: readonly string[], lang: string | null) => convertAndStore(withFloor, project, inputs, new Date(), lang);
+  const store = <A = undefined>(project: Project, inputs: readonly string[], lang: string | null, answerWith?: (items: ConvertedItem[]) => Promise<A>) =>
+    convertAndStore(withFloor, project, inputs, new Date(), lang, answerWith);
 
   return {
     store,

@@ -11,8 +11,8 @@ import { ApiError, replyJsonChunks, replyJsonText } from "../middleware/envelope
 import { jsonBody } from "../middleware/json-body.js";
 import { API_ROUTES } from "../routes/api-routes.js";
 import { AdmissionQueue, bulkAdmission } from "../middleware/bulk-admission.js";
-import type { ConvertedItem } from "./convert-and-store.js";
 import { retryAfterHeader, type Converter } from "./converter.js";
+import type { GeoEngine } from "../geo/types.js";
 import { encodeBulkData } from "./bulk-answer.js";
 import { canonicalLang, isEnglish, langFromAcceptLanguage } from "../geo/lang/index.js";
 
@@ -53,12 +53,13 @@ declare module "hono" {
   }
 }
 
-async function convertForRequest(converter: Converter, c: Context<AppEnv>, inputs: string[], lang: string | null): Promise<ConvertedItem[]> {
-  const outcome = await converter.store(c.get("auth").project, inputs, lang);
+/** The bulk stored and counted, and its answer's `data` (encoded while the rows are written). */
+async function convertForRequest(converter: Converter, engine: GeoEngine, c: Context<AppEnv>, inputs: string[], lang: string | null): Promise<Buffer[]> {
+  const outcome = await converter.store(c.get("auth").project, inputs, lang, (items) => encodeBulkData(items, engine.toJson));
   c.set("quota", { limit: outcome.limit, used: outcome.used, resetAt: outcome.resetAt });
   if (!outcome.accepted) throw new ApiError(429, MESSAGES.quotaExceeded, null, retryAfterHeader(outcome.resetAt));
   c.set("conversionsStored", outcome.items.length);
-  return outcome.items;
+  return outcome.answer;
 }
 
 /**
@@ -100,8 +101,7 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     const problem = bulkBodyMessage(body);
     if (problem) throw new ApiError(400, problem);
     const lang = languageFor(c, false);
-    const items = await convertForRequest(converter, c, (body as { ips: string[] }).ips, lang);
-    return replyJsonChunks(c, 200, MESSAGES.success, await encodeBulkData(items, engine.toJson));
+    return replyJsonChunks(c, 200, MESSAGES.success, await convertForRequest(converter, engine, c, (body as { ips: string[] }).ips, lang));
   });
 
   return app;

@@ -168,9 +168,11 @@ export interface Dialect {
   /**
    * One transaction: each batch reserves its quota with one atomic statement (used + n <= limit)
    * and, when it fits, numbers its rows (`seq`) and inserts them; a refused batch changes nothing.
-   * `slice` as for saveDimensions.
+   * `slice` as for saveDimensions. `sent` is called once the rows are on their way to the
+   * database (before a write on this thread, just before it): from then until the reply, this
+   * process has nothing more to do for them.
    */
-  writeConversions(group: ConversionGroup, slice?: TimeSlice): Promise<WriteResult[]>;
+  writeConversions(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]>;
   conversionByUid(project: number, uniqueId: string): Promise<ConversionRow | undefined>;
   /** lower-case uuids, each once */
   conversionsByUids(project: number, uniqueIds: string[]): Promise<ConversionRow[]>;

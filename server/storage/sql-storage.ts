@@ -247,7 +247,10 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     const slice = new TimeSlice();
     await this.saveNewDimensions(items, light, slice);
     const group = await this.columns(items, projects, Date.now(), slice);
-    return this.inTurn(light, () => this.dialect.writeConversions(group, slice));
+    const sent = () => {
+      for (const { batch } of items) batch.onWriting?.();
+    };
+    return this.inTurn(light, () => this.dialect.writeConversions(group, slice, sent));
   }
 
   /**

@@ -238,6 +238,23 @@ describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ na
     expect(await storage.usage(project.id, "2026-12")).toBe(0);
   });
 
+  it("calls a batch's onWriting when its rows go to the database, before the commit resolves", async () => {
+    const project = await newProject();
+    for (const size of [1, 3000]) {
+      const conversions = Array.from({ length: size }, () => sampleConversion());
+      const calls: Array<"before commit" | "after commit"> = [];
+      let committed = false;
+      const onWriting = () => void calls.push(committed ? "after commit" : "before commit");
+      const pending = storage.commitConversions({ projectId: project.id, period: PERIOD, limit: null, conversions, onWriting });
+      void pending.then(() => (committed = true));
+      const result = await pending;
+      expect(result.accepted).toBe(true);
+      expect(calls.length).toBeGreaterThan(0);
+      expect(new Set(calls)).toEqual(new Set(["before commit"]));
+      expect(await storage.getConversion(project.id, conversions[size - 1]!.uniqueId)).not.toBeNull();
+    }
+  });
+
   it("1200 concurrent single-conversion batches on limit 1000: exactly 1000 accepted and stored", async () => {
     const project = await newProject("free");
     const results = await Promise.all(Array.from({ length: 1200 }, () => commit(project.id, [sampleConversion()], 1000)));

@@ -74,6 +74,13 @@ export interface ConversionBatch {
   /** null for unlimited plans (nothing is refused, usage is still counted) */
   limit: number | null;
   conversions: NewConversion[];
+  /**
+   * Called when the batch's rows go to the database (SQLite's writer thread, PostgreSQL's socket):
+   * this process has built them, and its event loop is free until the write returns. Work on the
+   * same conversions that need not wait for the commit (a bulk's answer) starts here rather than
+   * after it. May be called more than once (a bulk in pieces).
+   */
+  onWriting?: () => void;
 }
 
 export type CommitResult =

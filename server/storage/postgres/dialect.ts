@@ -216,9 +216,9 @@ export class PostgresDialect implements Dialect {
     return dims.map((d) => ids.get(d.key)!);
   }
 
-  async writeConversions(group: ConversionGroup, slice?: TimeSlice): Promise<CommitResult[]> {
+  async writeConversions(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<CommitResult[]> {
     const { batches } = group;
-    if (batches.length === 1 && batches[0]!.start === 0 && batches[0]!.end === group.rows.project.length) return [await this.writeOneBatch(group, slice)];
+    if (batches.length === 1 && batches[0]!.start === 0 && batches[0]!.end === group.rows.project.length) return [await this.writeOneBatch(group, slice, sent)];
     // Quota rows are locked in one global order (project, period), so two servers' groups
     // cannot deadlock on them.
     const order = batches.map((_, i) => i).sort((a, b) => batches[a]!.project - batches[b]!.project || cmp(batches[a]!.period, batches[b]!.period));
@@ -244,7 +244,9 @@ export class PostgresDialect implements Dialect {
         // a fresh slice here: the group's, stale after the round trips, would pause at once while
         // the transaction holds its quota rows
         const params = rows === group.rows ? [...allRows, ...(await insertParams(rows, ["seq"]))] : await insertParams(rows);
-        await client.query(INSERT_CONVERSIONS, params);
+        const inserted = client.query(INSERT_CONVERSIONS, params);
+        sent?.();
+        await inserted;
       }
       await client.query("COMMIT");
       return results;
@@ -261,9 +263,11 @@ export class PostgresDialect implements Dialect {
    * the numbering and the rows in one statement, its own transaction. One round trip instead of
    * three, and no client held across them.
    */
-  private async writeOneBatch(group: ConversionGroup, slice?: TimeSlice): Promise<CommitResult> {
+  private async writeOneBatch(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<CommitResult> {
     const batch = group.batches[0]!;
-    const { rows } = await this.pool.query(insertOneBatchSql(batch), await insertParams(group.rows, NUMBERED_IN_SQL, slice));
+    const written = this.pool.query(insertOneBatchSql(batch), await insertParams(group.rows, NUMBERED_IN_SQL, slice));
+    sent?.();
+    const { rows } = await written;
     return numberRows(group, batch, rows[0] as ReserveReply);
   }
 

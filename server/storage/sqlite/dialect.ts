@@ -16,6 +16,7 @@ import type { Dimension } from "../record-codec.js";
 import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, type ProjectRow, type WebsiteRow } from "../rows.js";
 import { SQLITE_MIGRATIONS } from "./migrations.js";
 import { SqliteWriter } from "./writer.js";
+import type { TimeSlice } from "../../time-slice.js";
 
 export interface SqliteOptions {
   dataDir: string;
@@ -416,9 +417,10 @@ export class SqliteDialect implements Dialect {
     ).immediate();
   }
 
-  async writeConversions(group: ConversionGroup): Promise<WriteResult[]> {
+  async writeConversions(group: ConversionGroup, _slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
     const writer = this.liveWriter();
-    if (writer && group.rows.project.length > SMALL_WRITE_ROWS) return writer.writeConversions(group);
+    if (writer && group.rows.project.length > SMALL_WRITE_ROWS) return writer.writeConversions(group, sent);
+    sent?.();
     const { batches, rows } = group;
     const s = this.stmt;
     const reserve = (batch: GroupBatch, n: number) => s.reserve.get({ project: batch.project, period: batch.period, n, limit: batch.limit }) as number | undefined;

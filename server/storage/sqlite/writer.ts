@@ -122,9 +122,12 @@ export class SqliteWriter {
     return this.failure !== null;
   }
 
-  writeConversions(group: ConversionGroup): Promise<WriteResult[]> {
+  /** `sent`: called once the group is posted to the thread */
+  writeConversions(group: ConversionGroup, sent?: () => void): Promise<WriteResult[]> {
     const packed = packGroup(group);
-    return this.request({ kind: "write", group: packed }, [packed.numbers.buffer as ArrayBuffer, packed.ipKeys.buffer as ArrayBuffer]) as Promise<WriteResult[]>;
+    const reply = this.request({ kind: "write", group: packed }, [packed.numbers.buffer as ArrayBuffer, packed.ipKeys.buffer as ArrayBuffer]);
+    sent?.();
+    return reply as Promise<WriteResult[]>;
   }
 
   /** the next piece of a bulk whose rows the thread kept; null when it has none (writer-thread.ts) */
