@@ -61,7 +61,7 @@ describe("record codec", () => {
 });
 
 describe("record codec on the real engine's output", () => {
-  it("stores every status the engine produces compactly (nothing in extra) and exactly", async () => {
+  it("stores every status the engine produces compactly (nothing in extra) and exactly, with or without its part tokens", async () => {
     const { createGeoEngine } = await import("../geo/engine/engine.js");
     const { mkdtempSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
@@ -74,8 +74,12 @@ describe("record codec on the real engine's output", () => {
       let withTimeNow = 0;
       for (const input of inputs) {
         const startedAt = Date.now() - (input.length % 5) * 1234;
-        const { data } = engine.convert(input, new Date(startedAt));
+        const { data, parts } = engine.convert(input, new Date(startedAt));
         const record = encodeRecord(data, startedAt);
+        // through the engine's part tokens, the parts' text comes from the answer's (ip-object-json.ts)
+        const viaTokens = encodeRecord(data, startedAt, parts);
+        expect(viaTokens.location.json, input).toBe(record.location.json);
+        expect(viaTokens.network.json, input).toBe(record.network.json);
         if (data.continent?.country?.city?.timezone?.time_now) withTimeNow++;
         if (data.ip === data.ip?.toLowerCase()) expect(record.extra, input).toBeNull();
         // prefix search finds keyed rows by key (ip-prefix.ts): their text must be the canonical one

@@ -11,6 +11,7 @@ import type { ConversionStatus } from "../../lib/schemas/api.js";
 import type { ConvertParts, PartToken } from "../geo/types.js";
 import type { NewConversion } from "./types.js";
 import { foldAscii, ipToKey, keyType } from "./ip-bytes.js";
+import { locationText, networkText, type PartText } from "../geo/engine/ip-object-json.js";
 import { TimeSlice } from "../time-slice.js";
 
 /** A deduplicated part: stored once per distinct JSON text. */
@@ -84,7 +85,10 @@ const knownDimensions = new Map<string, Dimension>();
 const KNOWN_DIMENSIONS_MAX = 50_000;
 
 export function dimension(value: unknown): Dimension {
-  const json = JSON.stringify(value);
+  return dimensionOfJson(JSON.stringify(value));
+}
+
+function dimensionOfJson(json: string): Dimension {
   let dim = knownDimensions.get(json);
   if (!dim) {
     const hash = createHash("sha256").update(json).digest().subarray(0, 16);
@@ -97,11 +101,14 @@ export function dimension(value: unknown): Dimension {
 
 /**
  * The engine's identity tokens (ConvertParts in ../geo/types.ts) spare the JSON text of a part
- * seen before: most rows of a bulk request share their location and network with earlier ones.
+ * seen before: most rows of a bulk request share their location and network with earlier ones. A
+ * new part's stored text is the answer's text of it (ip-object-json.ts) with `time_now` null, so
+ * the part is serialised once for the answer and the row.
  */
-function dimensionByToken(token: PartToken | undefined, value: () => unknown): Dimension {
-  if (!token) return dimension(value());
-  return (token.stored ??= dimension(value())) as Dimension;
+function dimensionByToken(token: PartToken, text: (token: PartToken, data: IpObject) => PartText, data: IpObject): Dimension {
+  if (token.stored) return token.stored as Dimension;
+  const { head, tail } = text(token, data);
+  return (token.stored = dimensionOfJson(tail === null ? `{${head}}` : `{${head}null${tail}}`));
 }
 
 const TIME_NOW = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})([+-])(\d{2}):(\d{2})$/;
@@ -142,8 +149,10 @@ export function encodeRecord(data: IpObject, startedAt: number, parts?: ConvertP
   const record: EncodedRecord = {
     ip: data.ip === null ? null : foldAscii(data.ip),
     ipKey: null,
-    location: dimensionByToken(parts?.location, () => ({ is_eu: data.is_eu, continent: withoutTimeNow(data.continent) })),
-    network: dimensionByToken(parts?.network, () => ({ registered_country: data.registered_country, asn: data.asn })),
+    location: parts
+      ? dimensionByToken(parts.location, locationText, data)
+      : dimension({ is_eu: data.is_eu, continent: withoutTimeNow(data.continent) }),
+    network: parts ? dimensionByToken(parts.network, networkText, data) : dimension({ registered_country: data.registered_country, asn: data.asn }),
     tzOffset: null,
     timeShift: 0,
     completionUs: null,
