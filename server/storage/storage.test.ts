@@ -10,7 +10,7 @@ import { parseIp } from "../../lib/ip/parse.js";
 import { parseIpSearch } from "./ip-bytes.js";
 import { createStorage, type StorageOptions } from "./index.js";
 import { preferIpIndex } from "./sql-storage.js";
-import { sampleConversion } from "../../test/helpers/sample-conversions.js";
+import { SAMPLE_VARIANTS, sampleConversion } from "../../test/helpers/sample-conversions.js";
 import type { NewConversion, Storage } from "./types.js";
 
 const PERIOD = "2026-11";
@@ -291,6 +291,21 @@ describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ na
       expect(results.filter((r) => r.accepted)).toHaveLength(1000);
       expect(await second.usage(project.id, PERIOD)).toBe(1000);
       expect(await countRows(storage, project.id)).toBe(1000);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("location and network parts read back exactly, whether new or saved first by another instance", async () => {
+    const second = await createStorage(options);
+    try {
+      const project = await newProject();
+      // 150 parts saved by one instance, then 240 by the other: 150 of them already there
+      const first = Array.from({ length: 150 }, (_, variant) => sampleConversion(undefined, variant));
+      const then = Array.from({ length: SAMPLE_VARIANTS }, (_, variant) => sampleConversion(undefined, variant));
+      await commit(project.id, first);
+      expect(await second.commitConversions({ projectId: project.id, period: PERIOD, limit: null, conversions: then })).toMatchObject({ accepted: true });
+      for (const c of [...first, ...then]) expect((await storage.getConversion(project.id, c.uniqueId))?.data).toStrictEqual(c.data);
     } finally {
       await second.close();
     }

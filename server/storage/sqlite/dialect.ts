@@ -409,10 +409,11 @@ export class SqliteDialect implements Dialect {
     const writer = this.liveWriter();
     if (writer && dims.length > SMALL_WRITE_ROWS) return writer.saveDimensions(table, dims);
     const [insert, select] = table === "locations" ? [this.stmt.insertLocation, this.stmt.locationId] : [this.stmt.insertNetwork, this.stmt.networkId];
+    // a row added is its own rowid; only a part another request saved first is looked up
     return this.db.transaction(() =>
       dims.map((dim) => {
-        insert.run(dim.hash, dim.json);
-        return select.get(dim.hash) as number;
+        const added = insert.run(dim.hash, dim.json);
+        return added.changes ? Number(added.lastInsertRowid) : (select.get(dim.hash) as number);
       }),
     ).immediate();
   }
