@@ -27,6 +27,16 @@ describe("record codec", () => {
     expect(a.location.json).not.toContain("time_now\":\"");
   });
 
+  it("keeps one time_now text exact for rows started in its second and in the next", () => {
+    const data = sampleIpObject("1.2.3.4", startedAt, 4);
+    const second = Math.floor(startedAt / 1000) * 1000;
+    for (const at of [startedAt, second, second + 999, second + 1000, second + 2500, startedAt]) {
+      const record = encodeRecord(data, at);
+      expect(record.extra, String(at)).toBeNull();
+      expect(roundTrip(record, at), String(at)).toStrictEqual(data);
+    }
+  });
+
   it("keeps negative and half-hour offsets exact", () => {
     const data = sampleIpObject("1.2.3.4", startedAt, 2);
     data.continent!.country!.city!.timezone!.time_now = "2026-11-21T22:04:05-05:00";

@@ -115,15 +115,17 @@ const TIME_NOW = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})([+-])(\d{2}):(\d{2})$/;
 
 /**
  * time_now as an offset and a shift from startedAt, or null when that would not give the same
- * text back. A bulk shares one instant, so its rows repeat a few texts: the last ones are kept.
+ * text back. The encoding depends on startedAt's whole second only (formatTimeNow), and the rows
+ * of that second (a bulk, or the GETs of that second) repeat a few texts: those are kept.
  */
 const encodedTimes = new Map<string, { tzOffset: number; timeShift: number } | null>();
-let encodedTimesAt = NaN;
+let encodedTimesSecond = NaN;
 
 function encodeTimeNow(timeNow: string, startedAt: number): { tzOffset: number; timeShift: number } | null {
-  if (startedAt !== encodedTimesAt || encodedTimes.size > 1000) {
+  const second = Math.floor(startedAt / 1000);
+  if (second !== encodedTimesSecond || encodedTimes.size > 1000) {
     encodedTimes.clear();
-    encodedTimesAt = startedAt;
+    encodedTimesSecond = second;
   }
   let time = encodedTimes.get(timeNow);
   if (time !== undefined) return time;
