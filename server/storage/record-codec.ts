@@ -21,6 +21,12 @@ export interface Dimension {
   /** `hash` in base64, for maps of ids already written */
   key: string;
   json: string;
+  /**
+   * The part's row id in the one storage that saved it last (`savedIn`, that storage's own
+   * marker): the rows that share the part then find its id without a map lookup each.
+   */
+  savedIn: object | undefined;
+  savedId: number;
 }
 
 export interface EncodedRecord {
@@ -88,11 +94,11 @@ export function dimension(value: unknown): Dimension {
   return dimensionOfJson(JSON.stringify(value));
 }
 
-function dimensionOfJson(json: string): Dimension {
+export function dimensionOfJson(json: string): Dimension {
   let dim = knownDimensions.get(json);
   if (!dim) {
     const hash = createHash("sha256").update(json).digest().subarray(0, 16);
-    dim = { hash, key: hash.toString("base64"), json };
+    dim = { hash, key: hash.toString("base64"), json, savedIn: undefined, savedId: 0 };
     if (knownDimensions.size >= KNOWN_DIMENSIONS_MAX) knownDimensions.clear();
     knownDimensions.set(json, dim);
   }

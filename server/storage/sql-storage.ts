@@ -54,6 +54,20 @@ export interface WriteTurn {
   onLightWaiting?(listener: () => void): void;
 }
 
+/**
+ * A part's id in the database of the storage whose id map `known` is (the map is also its marker
+ * on the part, Dimension.savedIn); undefined when not saved there yet.
+ */
+function dimensionId(known: Map<string, number>, dim: Dimension): number | undefined {
+  if (dim.savedIn === known) return dim.savedId;
+  const id = known.get(dim.key);
+  if (id !== undefined) {
+    dim.savedIn = known;
+    dim.savedId = id;
+  }
+  return id;
+}
+
 export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   readonly kind: Dialect["kind"];
   private readonly queue: GroupCommitQueue<PendingBatch, WriteResult>;
@@ -280,13 +294,17 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
         for (const record of records) {
           if (slice.due()) await slice.pause();
           const dim = record[field];
-          if (!known.has(dim.key)) missing.set(dim.key, dim);
+          if (dimensionId(known, dim) === undefined) missing.set(dim.key, dim);
         }
       }
       if (!missing.size) continue;
       const dims = [...missing.values()];
       const ids = await this.inTurn(light, () => this.dialect.saveDimensions(table, dims, slice));
-      dims.forEach((dim, i) => known.set(dim.key, ids[i]!));
+      dims.forEach((dim, i) => {
+        known.set(dim.key, ids[i]!);
+        dim.savedIn = known;
+        dim.savedId = ids[i]!;
+      });
     }
   }
 
@@ -312,8 +330,8 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
         rows.started_at.push(conversion.startedAt);
         rows.completed_ms.push(conversion.completedAt - conversion.startedAt);
         rows.created_ms.push(createdAt - conversion.startedAt);
-        rows.location.push(locations.get(record.location.key)!);
-        rows.network.push(networks.get(record.network.key)!);
+        rows.location.push(dimensionId(locations, record.location)!);
+        rows.network.push(dimensionId(networks, record.network)!);
         rows.tz_offset.push(record.tzOffset);
         rows.time_shift.push(record.timeShift);
         rows.completion_us.push(record.completionUs);

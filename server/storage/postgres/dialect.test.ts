@@ -1,15 +1,9 @@
 /** What only PostgreSQL's dialect does, on the real database (when TEST_DATABASE_URL is set; test/helpers/backends.ts). */
-import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames, createBackend, type Backend } from "../../../test/helpers/backends.js";
-import type { Dimension } from "../record-codec.js";
+import { dimensionOfJson as dimension } from "../record-codec.js";
 import { openPostgresDialect, type PostgresDialect } from "./dialect.js";
-
-const dimension = (json: string): Dimension => {
-  const hash = createHash("sha256").update(json).digest().subarray(0, 16);
-  return { hash, key: hash.toString("base64"), json };
-};
 
 describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", (name) => {
   let backend: Backend;
