@@ -94,6 +94,7 @@ export function dimension(value: unknown): Dimension {
   return dimensionOfJson(JSON.stringify(value));
 }
 
+/** A part from its JSON text, its hash remembered per text as above. */
 export function dimensionOfJson(json: string): Dimension {
   let dim = knownDimensions.get(json);
   if (!dim) {
