@@ -300,11 +300,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       if (!missing.size) continue;
       const dims = [...missing.values()];
       const ids = await this.inTurn(light, () => this.dialect.saveDimensions(table, dims, slice));
-      dims.forEach((dim, i) => {
-        known.set(dim.key, ids[i]!);
-        dim.savedIn = known;
-        dim.savedId = ids[i]!;
-      });
+      dims.forEach((dim, i) => known.set(dim.key, ids[i]!));
     }
   }
 
