@@ -95,8 +95,8 @@ export function connectSqlite(options: SqliteOptions): SqliteDialect {
     db.pragma(`synchronous = ${options.synchronous ?? "NORMAL"}`);
     db.pragma("busy_timeout = 10000");
     db.pragma("foreign_keys = ON");
-    // Indexes of a million rows outgrow the 2 MiB default page cache; random uuid and ip keys then
-    // read pages from the OS on every insert. 64 MiB keeps them hot.
+    // Indexes of a million rows outgrow the 2 MiB default page cache; ip keys arrive in random
+    // order and would then read a page from the OS on every insert. 64 MiB keeps them hot.
     db.pragma("cache_size = -65536");
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     if (options.autocheckpoint === false) db.pragma("wal_autocheckpoint = 0");
