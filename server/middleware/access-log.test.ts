@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-types.js";
-import { accessLog } from "./access-log.js";
+import { accessLog, writeAccessLine, type AccessLogLine } from "./access-log.js";
 import { createLogger } from "../logger.js";
 import { requestId } from "./request-id.js";
 
@@ -58,5 +58,23 @@ describe("accessLog", () => {
     const warmUp: string[] = [];
     await app(warmUp).request("/nope");
     expect(warmUp).toEqual([]);
+  });
+
+  it("writes the line pino writes for the same fields, whatever the text in them", () => {
+    const lines: string[] = [];
+    const log = createLogger("info", (line) => lines.push(line));
+    const fields: AccessLogLine[] = [
+      { reqId: "r-1", method: "GET", route: "/convert", path: "/convert", status: 200, durationMs: 0.125, projectId: "p", keyId: "k", clientIp: "::1", bytesIn: null, bytesOut: 1439 },
+      { reqId: "r-2", method: "POST", route: null, path: '/a "quoted" \\ path\n\twith ünïcödé and \u0001 a control character', status: 404, durationMs: 12, projectId: null, keyId: null, clientIp: null, bytesIn: 0, bytesOut: null },
+    ];
+    for (const line of fields) {
+      writeAccessLine(log, line);
+      log.info("request", line);
+    }
+    const untimed = (line: string) => line.replace(/"time":"[^"]*"/, '"time":""');
+    expect(lines).toHaveLength(4);
+    expect(untimed(lines[0]!)).toBe(untimed(lines[1]!));
+    expect(untimed(lines[2]!)).toBe(untimed(lines[3]!));
+    expect(JSON.parse(lines[2]!).path).toBe(fields[1]!.path);
   });
 });

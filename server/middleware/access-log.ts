@@ -27,8 +27,17 @@ export type AccessLogLine = {
   bytesOut: number | null;
 };
 
+const text = (value: string | null) => (value === null || value === undefined ? "null" : JSON.stringify(value));
+const number = (value: number | null) => (value === null || value === undefined || !Number.isFinite(value) ? "null" : String(value));
+
+/** The line as pino would write `log.info("request", line)`, its fields serialised here (Logger.infoLine). */
 export function writeAccessLine(log: Logger, line: AccessLogLine): void {
-  log.info("request", line);
+  log.infoLine(
+    "request",
+    `"reqId":${text(line.reqId)},"method":${text(line.method)},"route":${text(line.route)},"path":${text(line.path)},"status":${number(line.status)},` +
+      `"durationMs":${number(line.durationMs)},"projectId":${text(line.projectId)},"keyId":${text(line.keyId)},"clientIp":${text(line.clientIp)},` +
+      `"bytesIn":${number(line.bytesIn)},"bytesOut":${number(line.bytesOut)}`,
+  );
 }
 
 /** a Content-Length value as a number */
