@@ -5,7 +5,7 @@
  * Both backends use this one codec. Whatever the compact form cannot reproduce exactly goes into
  * `extra`, so stored data never changes.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { ConversionStatus } from "../../lib/schemas/api.js";
 import type { ConvertParts, PartToken } from "../geo/types.js";
@@ -98,8 +98,8 @@ export function dimension(value: unknown): Dimension {
 export function dimensionOfJson(json: string): Dimension {
   let dim = knownDimensions.get(json);
   if (!dim) {
-    const hash = createHash("sha256").update(json).digest().subarray(0, 16);
-    dim = { hash, key: hash.toString("base64"), json, savedIn: undefined, savedId: 0 };
+    const digest = hash("sha256", json, "buffer").subarray(0, 16);
+    dim = { hash: digest, key: digest.toString("base64"), json, savedIn: undefined, savedId: 0 };
     if (knownDimensions.size >= KNOWN_DIMENSIONS_MAX) knownDimensions.clear();
     knownDimensions.set(json, dim);
   }
