@@ -27,8 +27,9 @@ export type AccessLogLine = {
   bytesOut: number | null;
 };
 
-const text = (value: string | null) => (value === null || value === undefined ? "null" : JSON.stringify(value));
-const number = (value: number | null) => (value === null || value === undefined || !Number.isFinite(value) ? "null" : String(value));
+// a value that is missing, or a number JSON has no form for, is written as null: the line stays JSON
+const text = (value: string | null) => (value == null ? "null" : JSON.stringify(value));
+const number = (value: number | null) => (value == null || !Number.isFinite(value) ? "null" : String(value));
 
 /** The line as pino would write `log.info("request", line)`, its fields serialised here (Logger.infoLine). */
 export function writeAccessLine(log: Logger, line: AccessLogLine): void {
