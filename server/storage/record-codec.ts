@@ -95,7 +95,7 @@ export function dimension(value: unknown): Dimension {
 }
 
 /** A part from its JSON text, its hash remembered per text as above. */
-export function dimensionOfJson(json: string): Dimension {
+function dimensionOfJson(json: string): Dimension {
   let dim = knownDimensions.get(json);
   if (!dim) {
     const digest = hash("sha256", json, "buffer").subarray(0, 16);
