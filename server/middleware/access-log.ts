@@ -28,16 +28,16 @@ export type AccessLogLine = {
 };
 
 // a value that is missing, or a number JSON has no form for, is written as null: the line stays JSON
-const text = (value: string | null) => (value == null ? "null" : JSON.stringify(value));
-const number = (value: number | null) => (value == null || !Number.isFinite(value) ? "null" : String(value));
+const jsonString = (value: string | null) => (value == null ? "null" : JSON.stringify(value));
+const jsonNumber = (value: number | null) => (value == null || !Number.isFinite(value) ? "null" : String(value));
 
 /** The line as pino would write `log.info("request", line)`, its fields serialised here (Logger.infoLine). */
 export function writeAccessLine(log: Logger, line: AccessLogLine): void {
   log.infoLine(
     "request",
-    `"reqId":${text(line.reqId)},"method":${text(line.method)},"route":${text(line.route)},"path":${text(line.path)},"status":${number(line.status)},` +
-      `"durationMs":${number(line.durationMs)},"projectId":${text(line.projectId)},"keyId":${text(line.keyId)},"clientIp":${text(line.clientIp)},` +
-      `"bytesIn":${number(line.bytesIn)},"bytesOut":${number(line.bytesOut)}`,
+    `"reqId":${jsonString(line.reqId)},"method":${jsonString(line.method)},"route":${jsonString(line.route)},"path":${jsonString(line.path)},"status":${jsonNumber(line.status)},` +
+      `"durationMs":${jsonNumber(line.durationMs)},"projectId":${jsonString(line.projectId)},"keyId":${jsonString(line.keyId)},"clientIp":${jsonString(line.clientIp)},` +
+      `"bytesIn":${jsonNumber(line.bytesIn)},"bytesOut":${jsonNumber(line.bytesOut)}`,
   );
 }
 
