@@ -555,8 +555,10 @@ export class SqliteDialect implements Dialect {
     if (source.kind === "matches") {
       const blocks = this.idBlocks(project);
       const scans = source.plan.scans.map((scan) => scanSql(scan, source.plan.text, hidden, blocks));
-      ids = `SELECT id FROM (${scans.map((scan) => `SELECT c.id FROM ${scan.from} WHERE c.project = ? AND ${scan.where}`).join(" UNION ALL ")})`;
-      params = scans.flatMap((scan) => [project, ...scan.params]);
+      // each scan's newest offset + limit first, then those of all scans sorted (scanSql's newest)
+      const newest = scans.map((scan) => `SELECT id FROM (SELECT c.id FROM ${scan.from} WHERE c.project = ? AND ${scan.where} ORDER BY ${scan.newest} LIMIT ?)`);
+      ids = `SELECT id FROM (${newest.join(" UNION ALL ")})`;
+      params = scans.flatMap((scan) => [project, ...scan.params, offset + limit]);
     } else {
       const filter = source.filter;
       const where = !filter ? null : "text" in filter ? { sql: "c.ip >= ? AND c.ip < ?", params: [filter.text.from, filter.text.to] } : { sql: "c.ip_key >= ? AND c.ip_key <= ?", params: [filter.key.first, filter.key.last] };
@@ -608,9 +610,11 @@ function blockList({ first, last }: IdBlocks): string {
 /**
  * One scan of an ipSearch plan: an ip_key range on the key index in each of the project's
  * `blocks`, or the rows without a key on the partial text index, with the text check where the
- * key range alone may hold non-matches.
+ * key range alone may hold non-matches. `newest` orders its rows newest first: on the key index
+ * by block first, which SQLite then reads newest block first, sorting one block at a time and
+ * stopping at the LIMIT (a page of a /8 at 1.2M rows: 0.05 ms instead of 0.64 sorted whole).
  */
-function scanSql(scan: IpScan, text: IpSearchPlan["text"], hidden: number | null, blocks: IdBlocks): { from: string; where: string; params: unknown[] } {
+function scanSql(scan: IpScan, text: IpSearchPlan["text"], hidden: number | null, blocks: IdBlocks): { from: string; where: string; params: unknown[]; newest: string } {
   const conditions = scan.key ? [`${IN_BLOCKS} AND c.ip_key >= ? AND c.ip_key <= ?`] : ["c.ip_key IS NULL"];
   const params: unknown[] = scan.key ? [blockList(blocks), scan.key.first, scan.key.last] : [];
   if (scan.checkText && text) {
@@ -622,7 +626,8 @@ function scanSql(scan: IpScan, text: IpSearchPlan["text"], hidden: number | null
     params.push(hidden);
   }
   const index = scan.key ? "conversions_ip_key" : "conversions_ip_unkeyed";
-  return { from: `conversions c INDEXED BY ${index}`, where: conditions.join(" AND "), params };
+  const newest = scan.key ? `(c.id >> ${IP_KEY_BLOCK_BITS}) DESC, c.id DESC` : "c.id DESC";
+  return { from: `conversions c INDEXED BY ${index}`, where: conditions.join(" AND "), params, newest };
 }
 
 type RawRow = Omit<ConversionRow, "unique_id"> & { unique_id: Buffer };
