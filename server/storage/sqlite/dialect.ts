@@ -555,7 +555,7 @@ export class SqliteDialect implements Dialect {
     if (source.kind === "matches") {
       const blocks = this.idBlocks(project);
       const scans = source.plan.scans.map((scan) => scanSql(scan, source.plan.text, hidden, blocks));
-      // each scan's newest offset + limit first, then those of all scans sorted (scanSql's newest)
+      // the newest offset + limit rows of each scan (scanSql's `newest`), then those of all scans sorted
       const newest = scans.map((scan) => `SELECT id FROM (SELECT c.id FROM ${scan.from} WHERE c.project = ? AND ${scan.where} ORDER BY ${scan.newest} LIMIT ?)`);
       ids = `SELECT id FROM (${newest.join(" UNION ALL ")})`;
       params = scans.flatMap((scan) => [project, ...scan.params, offset + limit]);

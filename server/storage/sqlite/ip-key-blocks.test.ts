@@ -40,12 +40,12 @@ it("ipSearch finds the rows of every block, on both plans", async () => {
   const stored: NewConversion[] = [];
   try {
     // the project's rows in blocks 0, 1, 2, 4 and 5: another project's row moves the next row id on
-    for (const next of [0, block, 2 * block + 7, 4 * block, 5 * block]) {
+    for (const spacerId of [0, block, 2 * block + 7, 4 * block, 5 * block]) {
       const otherSeq = file.prepare("SELECT seq FROM projects WHERE id = ?").pluck().get(other.id);
-      if (next) file.prepare("INSERT INTO conversions (id, project, unique_id, status, started_at, created_ms, time_shift) VALUES (?, ?, randomblob(16), 0, 0, 0, 0)").run(next, otherSeq);
+      if (spacerId) file.prepare("INSERT INTO conversions (id, project, unique_id, status, started_at, created_ms, time_shift) VALUES (?, ?, randomblob(16), 0, 0, 0, 0)").run(spacerId, otherSeq);
       const batch = Array.from({ length: 40 }, () => sampleConversion([octet(), octet(), octet(), octet()].join(".")));
       // and one input that is no address: found by its text, on the index of rows without a key
-      const invalid = `10.${next} is no address`;
+      const invalid = `10.${spacerId} is no address`;
       batch.push(Object.assign(sampleConversion(invalid), { status: "invalid-ip-address" as const, data: bareIpObject(invalid, null) }));
       await storage.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions: batch });
       stored.push(...batch);
