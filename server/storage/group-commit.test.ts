@@ -181,7 +181,36 @@ describe("GroupCommitQueue", () => {
     expect(groups).toEqual([[100], [1, 2], [50]]);
   });
 
-  it("with lightAlongside, a light item the heavy group could not take along is written beside it", async () => {
+  it("with lightAlongside, light items queued among heavy ones are written beside their group, not inside it", async () => {
+    const groups: number[][] = [];
+    let releaseFirst = () => {};
+    const firstHeld = new Promise<void>((r) => (releaseFirst = r));
+    let releaseHeavy = () => {};
+    const heavyHeld = new Promise<void>((r) => (releaseHeavy = r));
+    const queue = new GroupCommitQueue<number, number>(
+      async (items) => {
+        groups.push(items);
+        if (groups.length === 1) await firstHeld;
+        if (items.includes(100)) await heavyHeld;
+        return items;
+      },
+      { weigh: (n) => n as number, maxWeight: 1000, lightAlongside: true },
+    );
+    const first = queue.submit(1);
+    await new Promise((r) => setImmediate(r));
+    // during the light group, in this order: the oldest goes next, and two heavy ones fit in one group
+    const heavy = [queue.submit(100), queue.submit(100)];
+    const light = queue.submit(2);
+    const heavyAfter = queue.submit(100);
+    releaseFirst();
+    const stuck = new Promise((r) => setTimeout(() => r("still waiting: inside the heavy group"), 2000));
+    expect(await Promise.race([light, stuck])).toBe(2);
+    expect(groups).toEqual([[1], [100, 100, 100], [2]]);
+    releaseHeavy();
+    await Promise.all([first, ...heavy, heavyAfter]);
+  });
+
+  it("with lightAlongside, light items left behind by a heavy group are written beside it", async () => {
     const groups: number[][] = [];
     let releaseFirst = () => {};
     const firstHeld = new Promise<void>((r) => (releaseFirst = r));
@@ -203,7 +232,8 @@ describe("GroupCommitQueue", () => {
     const light = Array.from({ length: 6 }, () => queue.submit(2));
     releaseFirst();
     expect(await light[5]).toBe(2);
-    expect(groups).toEqual([[1], [100, 2, 2, 2, 2, 2], [2]]);
+    // without lightAlongside: [[1], [100, 2, 2, 2, 2, 2], [2]], five riding along inside it
+    expect(groups).toEqual([[1], [100], [2, 2, 2, 2, 2, 2]]);
     releaseHeavy();
     await Promise.all([first, heavy, ...light]);
   });

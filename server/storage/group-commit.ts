@@ -29,7 +29,8 @@ export interface GroupCommitOptions {
   written?: (item: unknown, result: unknown) => number;
   /**
    * true: the database takes concurrent writers (PostgreSQL), so light items that arrive while a
-   * heavy group is being written go at once, in a light group written alongside it
+   * heavy group is being written go at once, in a light group written alongside it, and a group
+   * led by a heavy item takes no light ones
    */
   lightAlongside?: boolean;
 }
@@ -208,19 +209,33 @@ export class GroupCommitQueue<T, R> {
   private takeGroup(): Pending<T, R>[] {
     const lightFirst = this.takeLightAhead();
     if (lightFirst.length) return lightFirst;
+    // With lightAlongside a group led by a heavy item takes only heavy ones: the light ones queued
+    // among them are written beside it (run() sees them waiting) instead of waiting for all its rows.
+    const besideIt = this.lightAlongside && !this.isLightPending(this.pending[0]!);
+    const group: Pending<T, R>[] = [];
+    const rest: Pending<T, R>[] = [];
     let weight = 0;
-    let count = 0;
-    while (count < this.pending.length && count < this.maxItems) {
-      const next = this.weigh(this.pending[count]!.item);
-      if (count > 0 && weight + next > this.maxWeight) break;
-      weight += next;
-      count++;
+    let full = false;
+    for (const p of this.pending) {
+      const w = this.weigh(p.item);
+      if (besideIt && w <= this.smallWeight) {
+        rest.push(p);
+        continue;
+      }
+      full ||= group.length >= this.maxItems || (group.length > 0 && weight + w > this.maxWeight);
+      if (full) {
+        rest.push(p);
+        continue;
+      }
+      group.push(p);
+      weight += w;
     }
-    const group = this.pending.splice(0, count);
+    this.pending = rest;
     // Light submissions that arrived behind it ride along instead of waiting for the next turn
     // of light ones; together at most five light ones' worth, so a group stays near its bound.
-    // Not when the writer makes way for them: then they go in the next group, after a piece.
-    if (this.pending.length && group.length < this.maxItems && !this.makesWay?.()) this.takeLight(group, 5 * this.smallWeight);
+    // Not when the writer makes way for them (they go in the next group, after a piece), nor when
+    // they are written beside it.
+    if (this.pending.length && group.length < this.maxItems && !this.makesWay?.() && !besideIt) this.takeLight(group, 5 * this.smallWeight);
     return group;
   }
 
