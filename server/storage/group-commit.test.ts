@@ -14,6 +14,28 @@ function recordingQueue(options: GroupCommitOptions = {}, holdFirst = false) {
   return { queue, groups, release: () => release() };
 }
 
+/**
+ * A lightAlongside queue whose first write waits for `releaseFirst()` and whose writes of a group
+ * holding a heavy item (100) wait for `releaseHeavy()`.
+ */
+function besideHeavyQueue(maxWeight: number) {
+  const groups: number[][] = [];
+  let releaseFirst = () => {};
+  const firstHeld = new Promise<void>((r) => (releaseFirst = r));
+  let releaseHeavy = () => {};
+  const heavyHeld = new Promise<void>((r) => (releaseHeavy = r));
+  const queue = new GroupCommitQueue<number, number>(
+    async (items) => {
+      groups.push(items);
+      if (groups.length === 1) await firstHeld;
+      if (items.includes(100)) await heavyHeld;
+      return items;
+    },
+    { weigh: (n) => n as number, maxWeight, lightAlongside: true },
+  );
+  return { queue, groups, releaseFirst: () => releaseFirst(), releaseHeavy: () => releaseHeavy() };
+}
+
 describe("GroupCommitQueue", () => {
   it("writes items submitted together as one group and resolves each with its own result", async () => {
     const groups: number[][] = [];
@@ -182,20 +204,7 @@ describe("GroupCommitQueue", () => {
   });
 
   it("with lightAlongside, light items queued among heavy ones are written beside their group, not inside it", async () => {
-    const groups: number[][] = [];
-    let releaseFirst = () => {};
-    const firstHeld = new Promise<void>((r) => (releaseFirst = r));
-    let releaseHeavy = () => {};
-    const heavyHeld = new Promise<void>((r) => (releaseHeavy = r));
-    const queue = new GroupCommitQueue<number, number>(
-      async (items) => {
-        groups.push(items);
-        if (groups.length === 1) await firstHeld;
-        if (items.includes(100)) await heavyHeld;
-        return items;
-      },
-      { weigh: (n) => n as number, maxWeight: 1000, lightAlongside: true },
-    );
+    const { queue, groups, releaseFirst, releaseHeavy } = besideHeavyQueue(1000);
     const first = queue.submit(1);
     await new Promise((r) => setImmediate(r));
     // during the light group, in this order: the oldest goes next, and two heavy ones fit in one group
@@ -211,20 +220,7 @@ describe("GroupCommitQueue", () => {
   });
 
   it("with lightAlongside, light items left behind by a heavy group are written beside it", async () => {
-    const groups: number[][] = [];
-    let releaseFirst = () => {};
-    const firstHeld = new Promise<void>((r) => (releaseFirst = r));
-    let releaseHeavy = () => {};
-    const heavyHeld = new Promise<void>((r) => (releaseHeavy = r));
-    const queue = new GroupCommitQueue<number, number>(
-      async (items) => {
-        groups.push(items);
-        if (groups.length === 1) await firstHeld;
-        if (items.includes(100)) await heavyHeld;
-        return items;
-      },
-      { weigh: (n) => n as number, maxWeight: 100, lightAlongside: true },
-    );
+    const { queue, groups, releaseFirst, releaseHeavy } = besideHeavyQueue(100);
     const first = queue.submit(1);
     await new Promise((r) => setImmediate(r));
     // during the light group: a heavy item, then more light ones than can ride along with it
