@@ -218,17 +218,15 @@ export class GroupCommitQueue<T, R> {
     let full = false;
     for (const p of this.pending) {
       const w = this.weigh(p.item);
-      if (besideIt && w <= this.smallWeight) {
+      const beside = besideIt && w <= this.smallWeight;
+      // past the first item that does not fit, none is taken: the group stays in order
+      if (!beside) full ||= group.length >= this.maxItems || (group.length > 0 && weight + w > this.maxWeight);
+      if (beside || full) {
         rest.push(p);
-        continue;
+      } else {
+        group.push(p);
+        weight += w;
       }
-      full ||= group.length >= this.maxItems || (group.length > 0 && weight + w > this.maxWeight);
-      if (full) {
-        rest.push(p);
-        continue;
-      }
-      group.push(p);
-      weight += w;
     }
     this.pending = rest;
     // Light submissions that arrived behind it ride along instead of waiting for the next turn
