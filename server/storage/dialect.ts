@@ -81,11 +81,21 @@ export interface BulkPiece {
 /** A bulk's next piece, named without its rows (Dialect.resumeBulk). */
 export type ResumedPiece = Omit<GroupBatch, "start" | "end"> & { piece: BulkPiece & { bulk: number } };
 
-export type WriteResult = CommitResult & { written?: number; bulk?: { id: number; firstSeq: number } };
+export type WriteResult = CommitResult & {
+  written?: number;
+  bulk?: { id: number; firstSeq: number };
+  /** the ids of the group's newDimensions, in their order */
+  dimensionIds?: Record<DimensionTable, number[]>;
+};
 
 export interface ConversionGroup {
   batches: GroupBatch[];
   rows: ConversionColumns;
+  /**
+   * New location and network rows this group's statement saves (Dialect.dimensionsWithLightRows),
+   * each list in key order; a row's location or network -(i + 1) is the list's i-th part.
+   */
+  newDimensions?: Record<DimensionTable, Dimension[]>;
 }
 
 /** The condition a newest-first walk over a project's rows keeps a row by. */
@@ -115,6 +125,13 @@ export interface Dialect {
    * group beside a bulk's instead of after it (GroupCommitOptions.lightAlongside).
    */
   readonly concurrentWrites?: boolean;
+  /**
+   * Set: a light group of one batch (GET /convert's rows) hands its new location and network rows
+   * to writeConversions (ConversionGroup.newDimensions), which saves them in the statement that
+   * writes its rows (PostgreSQL: one round trip instead of up to three). Other groups save theirs
+   * with saveDimensions first, outside the rows' transaction, which for a bulk is long.
+   */
+  readonly dimensionsWithLightRows?: boolean;
   /** whether a bulk being written stops for writerWanted now (SQLite: on its writer thread) */
   makesWay?(): boolean;
   /** another request is waiting behind the group being written: a bulk in it should stop soon */
@@ -161,13 +178,14 @@ export interface Dialect {
   usage(project: number, period: string): Promise<number>;
   /**
    * stores the parts not stored yet (content-addressed: a duplicate is a no-op); their ids in
-   * order. `slice`: the core's time slice for this group, for work on the main thread before the
+   * order. The core passes them in key order, so concurrent writers lock them in one order. `slice`: the core's time slice for this group, for work on the main thread before the
    * statement goes out (PostgreSQL's array literals), so it does not start a fresh one.
    */
   saveDimensions(table: DimensionTable, dims: Dimension[], slice?: TimeSlice): Promise<number[]>;
   /**
    * One transaction: each batch reserves its quota with one atomic statement (used + n <= limit)
-   * and, when it fits, numbers its rows (`seq`) and inserts them; a refused batch changes nothing.
+   * and, when it fits, numbers its rows (`seq`) and inserts them; a refused batch changes nothing
+   * (but the group's newDimensions, which are saved either way, their ids in the batch's result).
    * `slice` as for saveDimensions. `sent` is called once the rows are on their way to the
    * database (before a write on this thread, just before it): from then until the reply, this
    * process has nothing more to do for them.

@@ -259,12 +259,19 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     // one slice over both loops and the dialect's own (PostgreSQL's array literals): none starts a
     // fresh one where the one before left off
     const slice = new TimeSlice();
-    await this.saveNewDimensions(items, light, slice);
-    const group = await this.columns(items, projects, Date.now(), slice);
+    const newDimensions = await this.newDimensions(items, slice);
+    const withRows = newDimensions && light && items.length === 1 && this.dialect.dimensionsWithLightRows ? newDimensions : undefined;
+    if (newDimensions && !withRows) await this.saveDimensions(newDimensions, light, slice);
+    const group = await this.columns(items, projects, Date.now(), slice, withRows);
     const sent = () => {
       for (const { batch } of items) batch.onWriting?.();
     };
-    return this.inTurn(light, () => this.dialect.writeConversions(group, slice, sent));
+    const results = await this.inTurn(light, () => this.dialect.writeConversions(group, slice, sent));
+    if (!withRows) return results;
+    // the ids are the cache's; what the caller gets is the batch's result alone
+    const { dimensionIds, ...result } = results[0]!;
+    this.rememberDimensions(withRows, dimensionIds!);
+    return [result as WriteResult];
   }
 
   /**
@@ -282,33 +289,60 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   }
 
   /**
-   * Location and network rows first, in their own statements: they are content-addressed, so one
+   * The group's location and network rows not known to be saved, each table's in the order of
+   * their keys (one order for every writer, so two that save the same parts lock them in the same
+   * order); undefined when there are none.
+   */
+  private async newDimensions(items: PendingBatch[], slice: TimeSlice): Promise<Record<DimensionTable, Dimension[]> | undefined> {
+    const missing = { locations: new Map<string, Dimension>(), networks: new Map<string, Dimension>() };
+    const { locations, networks } = this.dimensionIds;
+    for (const { records } of items) {
+      for (const record of records) {
+        if (slice.due()) await slice.pause();
+        if (dimensionId(locations, record.location) === undefined) missing.locations.set(record.location.key, record.location);
+        if (dimensionId(networks, record.network) === undefined) missing.networks.set(record.network.key, record.network);
+      }
+    }
+    if (!missing.locations.size && !missing.networks.size) return undefined;
+    // keys are unique within a map; strings compare in a fraction of a Buffer.compare's time
+    const inKeyOrder = (parts: Map<string, Dimension>) => [...parts.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
+    return { locations: inKeyOrder(missing.locations), networks: inKeyOrder(missing.networks) };
+  }
+
+  /**
+   * Saved in their own statements, before the rows' transaction: they are content-addressed, so one
    * left over from a refused batch is harmless, and only committed ids enter the cache.
    */
-  private async saveNewDimensions(items: PendingBatch[], light: boolean, slice: TimeSlice): Promise<void> {
+  private async saveDimensions(dims: Record<DimensionTable, Dimension[]>, light: boolean, slice: TimeSlice): Promise<void> {
+    for (const table of ["locations", "networks"] as const) {
+      if (!dims[table].length) continue;
+      const ids = await this.inTurn(light, () => this.dialect.saveDimensions(table, dims[table], slice));
+      this.rememberDimensions({ [table]: dims[table] }, { [table]: ids });
+    }
+  }
+
+  private rememberDimensions(dims: Partial<Record<DimensionTable, Dimension[]>>, ids: Partial<Record<DimensionTable, number[]>>): void {
     for (const table of ["locations", "networks"] as const) {
       const known = this.dimensionIds[table];
-      const field = table === "locations" ? "location" : "network";
-      const missing = new Map<string, Dimension>();
-      for (const { records } of items) {
-        for (const record of records) {
-          if (slice.due()) await slice.pause();
-          const dim = record[field];
-          if (dimensionId(known, dim) === undefined) missing.set(dim.key, dim);
-        }
-      }
-      if (!missing.size) continue;
-      const dims = [...missing.values()];
-      const ids = await this.inTurn(light, () => this.dialect.saveDimensions(table, dims, slice));
-      dims.forEach((dim, i) => known.set(dim.key, ids[i]!));
+      dims[table]?.forEach((dim, i) => known.set(dim.key, ids[table]![i]!));
     }
   }
 
   /** The group's rows as columns; a bulk's in time slices (the writer waits for them either way, the event loop need not). */
-  private async columns(items: PendingBatch[], projects: number[], createdAt: number, slice: TimeSlice): Promise<ConversionGroup> {
+  private async columns(
+    items: PendingBatch[],
+    projects: number[],
+    createdAt: number,
+    slice: TimeSlice,
+    newDimensions?: Record<DimensionTable, Dimension[]>,
+  ): Promise<ConversionGroup> {
     const rows = emptyColumns();
     const locations = this.dimensionIds.locations;
     const networks = this.dimensionIds.networks;
+    // the parts the statement saves, by the placeholder ConversionGroup.newDimensions describes
+    const placeholders = (parts: Dimension[] = []) => new Map(parts.map((dim, i) => [dim.key, -(i + 1)]));
+    const newLocations = placeholders(newDimensions?.locations);
+    const newNetworks = placeholders(newDimensions?.networks);
     const batches: ConversionGroup["batches"] = [];
     for (let i = 0; i < items.length; i++) {
       const { batch, records, piece } = items[i]!;
@@ -326,8 +360,8 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
         rows.started_at.push(conversion.startedAt);
         rows.completed_ms.push(conversion.completedAt - conversion.startedAt);
         rows.created_ms.push(createdAt - conversion.startedAt);
-        rows.location.push(dimensionId(locations, record.location)!);
-        rows.network.push(dimensionId(networks, record.network)!);
+        rows.location.push(dimensionId(locations, record.location) ?? newLocations.get(record.location.key)!);
+        rows.network.push(dimensionId(networks, record.network) ?? newNetworks.get(record.network.key)!);
         rows.tz_offset.push(record.tzOffset);
         rows.time_shift.push(record.timeShift);
         rows.completion_us.push(record.completionUs);
@@ -336,7 +370,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       }
       batches.push({ project, period: batch.period, limit: batch.limit, start, end: rows.project.length, piece });
     }
-    return { batches, rows };
+    return { batches, rows, newDimensions };
   }
 
   private async projectSeq(projectId: string): Promise<number | null> {

@@ -119,6 +119,10 @@ describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ na
       expect(Date.parse(stored!.createdAt)).toBeGreaterThanOrEqual(c.startedAt);
       expect(await storage.getConversion(other.id, c.uniqueId)).toBeNull();
     }
+    // the same parts again: their ids now come from the cache the first write filled
+    const again = conversions.map((c) => ({ ...c, uniqueId: randomUUID() }));
+    expect(await commit(project.id, again)).toEqual({ accepted: true, used: 8 });
+    for (const c of again) expect((await storage.getConversion(project.id, c.uniqueId))?.data).toStrictEqual(c.data);
     const ids = [conversions[2]!.uniqueId, randomUUID(), conversions[0]!.uniqueId.toUpperCase(), conversions[2]!.uniqueId];
     const many = await storage.getConversions(project.id, ids);
     expect(many.map((c) => c.uniqueId)).toEqual([conversions[2]!.uniqueId, conversions[0]!.uniqueId]);

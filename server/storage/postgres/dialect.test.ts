@@ -1,8 +1,10 @@
 /** What only PostgreSQL's dialect does, on the real database (when TEST_DATABASE_URL is set; test/helpers/backends.ts). */
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames, createBackend, type Backend } from "../../../test/helpers/backends.js";
-import { dimension } from "../record-codec.js";
+import { emptyColumns, type ConversionGroup } from "../dialect.js";
+import { dimension, type Dimension } from "../record-codec.js";
 import { openPostgresDialect, type PostgresDialect } from "./dialect.js";
 
 describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", (name) => {
@@ -29,6 +31,64 @@ describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", 
     expect(ids[1]).toBe(idB);
     expect(new Set(ids).size).toBe(3);
     expect(await dialect.saveDimensions("locations", [a!, c!])).toEqual([ids[2], ids[0]]);
+  });
+
+  /** a group of one batch of one row per [location, network] placeholder or id, for `project` */
+  function oneBatch(project: number, limit: number | null, parts: Array<[number, number]>, newDimensions?: ConversionGroup["newDimensions"]): ConversionGroup {
+    const rows = emptyColumns();
+    for (const [location, network] of parts) {
+      rows.project.push(project);
+      rows.unique_id.push(randomUUID());
+      rows.status.push(0);
+      rows.ip.push("192.0.2.1");
+      rows.ip_key.push(null);
+      rows.started_at.push(Date.now());
+      rows.completed_ms.push(1);
+      rows.created_ms.push(2);
+      rows.location.push(location);
+      rows.network.push(network);
+      rows.tz_offset.push(null);
+      rows.time_shift.push(0);
+      rows.completion_us.push(null);
+      rows.extra.push(null);
+      rows.seq.push(0);
+    }
+    return { batches: [{ project, period: "2026-11", limit, start: 0, end: parts.length }], rows, newDimensions };
+  }
+
+  it("writeConversions: a batch's newDimensions are saved in its statement, its rows point at them, their ids come back", async () => {
+    const projectId = `dims-${randomUUID()}`;
+    await dialect.insertProject({ id: projectId, name: "dims", plan: "scale", created_at: Date.now() });
+    const project = (await dialect.projectSeq(projectId))!;
+    const [known] = await dialect.saveDimensions("locations", [dimension({ city: `known ${projectId}` })]);
+    const byKey = (a: Dimension, b: Dimension) => (a.key < b.key ? -1 : 1);
+    // one part already saved (by another server, say): it keeps its id
+    const locations = [dimension({ city: `new ${projectId}` }), dimension({ city: `known ${projectId}` })].sort(byKey);
+    const networks = [dimension({ asn: `new ${projectId}` })];
+    const group = oneBatch(project, null, [[-1, -1], [-2, -1]], { locations, networks });
+
+    const [result] = await dialect.writeConversions(group);
+    expect(result).toMatchObject({ accepted: true, used: 2 });
+    expect(result!.dimensionIds!.locations).toHaveLength(2);
+    expect(result!.dimensionIds!.locations[locations.findIndex((d) => d.json.includes("known"))]).toBe(known);
+    expect(result!.dimensionIds!.networks).toEqual(await dialect.saveDimensions("networks", networks));
+    const stored = await Promise.all(group.rows.unique_id.map((uid) => dialect.conversionByUid(project, uid)));
+    expect(stored.map((row) => [row!.location_json, row!.network_json])).toEqual([
+      [locations[0]!.json, networks[0]!.json],
+      [locations[1]!.json, networks[0]!.json],
+    ]);
+  });
+
+  it("writeConversions: a refused batch stores no row but still saves its newDimensions and returns their ids", async () => {
+    const projectId = `dims-${randomUUID()}`;
+    await dialect.insertProject({ id: projectId, name: "dims", plan: "scale", created_at: Date.now() });
+    const project = (await dialect.projectSeq(projectId))!;
+    const locations = [dimension({ city: `refused ${projectId}` })];
+    const group = oneBatch(project, 0, [[-1, -1]], { locations, networks: locations });
+    const [result] = await dialect.writeConversions(group);
+    expect(result).toMatchObject({ accepted: false, used: 0 });
+    expect(result!.dimensionIds!.locations).toEqual(await dialect.saveDimensions("locations", locations));
+    expect(await dialect.conversionByUid(project, group.rows.unique_id[0]!)).toBeUndefined();
   });
 
   it("saveDimensions: a part another transaction commits while the statement waits on it gets that row's id", async () => {

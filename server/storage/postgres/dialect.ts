@@ -3,11 +3,11 @@
  * servers. A group commit is one transaction in three round trips whatever its size: BEGIN and
  * one quota upsert per batch (row-locked, so exact across servers), one multi-row insert (unnest
  * of arrays, sent as array literals built in time slices) for all accepted rows, COMMIT; a group
- * of one batch is a single statement.
+ * of one batch is a single statement, with a light group's new location and network rows in it.
  */
 import type pg from "pg";
 import type { Plan } from "../../../lib/schemas/api.js";
-import { acceptedColumns, type ConversionColumns, type ConversionGroup, type Dialect, type DimensionTable, type GroupBatch, type KeyAuthRows, type PageSource } from "../dialect.js";
+import { acceptedColumns, type ConversionColumns, type ConversionGroup, type Dialect, type DimensionTable, type GroupBatch, type KeyAuthRows, type PageSource, type WriteResult } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
@@ -30,6 +30,7 @@ export class PostgresDialect implements Dialect {
   readonly kind = "postgres" as const;
   readonly groupRows = 50_000;
   readonly concurrentWrites = true;
+  readonly dimensionsWithLightRows = true;
   readonly pool: pg.Pool;
   private readonly schema: string;
 
@@ -190,35 +191,17 @@ export class PostgresDialect implements Dialect {
     return (await this.row<{ used: number }>("SELECT used FROM usage WHERE project = $1 AND period = $2", [project, period]))?.used ?? 0;
   }
 
-  /**
-   * Outside the write transaction, so no lock on these rows is held for long. One round trip: the
-   * rows added come back from the insert, the rows already there from the select.
-   */
+  /** Outside the write transaction, so no lock on these rows is held for long. One round trip. */
   async saveDimensions(table: DimensionTable, dims: Dimension[], slice?: TimeSlice): Promise<number[]> {
-    // Sorted, so two servers inserting the same new parts lock them in the same order.
-    const sorted = [...dims].sort((a, b) => Buffer.compare(a.hash, b.hash));
-    const [hashList, jsonList] = await arrayLiterals([sorted.map((d) => d.hash), sorted.map((d) => d.json)], slice);
-    const found = await this.rows<{ id: number; hash: Buffer }>(
-      `WITH added AS (INSERT INTO ${table} (hash, json) SELECT * FROM unnest($1::bytea[], $2::text[]) ON CONFLICT (hash) DO NOTHING RETURNING id, hash)
-        SELECT id, hash FROM added UNION ALL SELECT id, hash FROM ${table} WHERE hash = ANY($1::bytea[])`,
-      [hashList, jsonList],
-    );
-    const ids = new Map(found.map((row) => [row.hash.toString("base64"), row.id]));
-    // A row another transaction committed while the statement ran is neither added by it nor in
-    // its snapshot: read once more.
-    const late = sorted.filter((d) => !ids.has(d.key));
-    if (late.length) {
-      const [lateList] = await arrayLiterals([late.map((d) => d.hash)]);
-      for (const row of await this.rows<{ id: number; hash: Buffer }>(`SELECT id, hash FROM ${table} WHERE hash = ANY($1::bytea[])`, [lateList])) {
-        ids.set(row.hash.toString("base64"), row.id);
-      }
-    }
-    return dims.map((d) => ids.get(d.key)!);
+    const [hashes, jsons] = await arrayLiterals([dims.map((d) => d.hash), dims.map((d) => d.json)], slice);
+    const saved = await this.rows<{ id: number }>(`WITH ${saveDimensionsSql(table, "saved", "$1", "$2")} SELECT id FROM saved_ids ORDER BY ord`, [hashes, jsons]);
+    return saved.map((row) => row.id);
   }
 
-  async writeConversions(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<CommitResult[]> {
+  async writeConversions(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
     const { batches } = group;
     if (batches.length === 1 && batches[0]!.start === 0 && batches[0]!.end === group.rows.project.length) return [await this.writeOneBatch(group, slice, sent)];
+    if (group.newDimensions) throw new Error("New location and network rows are written with a group of one batch only");
     // Quota rows are locked in one global order (project, period), so two servers' groups
     // cannot deadlock on them.
     const order = batches.map((_, i) => i).sort((a, b) => batches[a]!.project - batches[b]!.project || cmp(batches[a]!.period, batches[b]!.period));
@@ -260,15 +243,20 @@ export class PostgresDialect implements Dialect {
 
   /**
    * A group of one batch (a GET's row written beside a bulk, or a bulk alone): the reservation,
-   * the numbering and the rows in one statement, its own transaction. One round trip instead of
-   * three, and no client held across them.
+   * the numbering, a light group's new location and network rows and the rows in one statement,
+   * its own transaction. One round trip instead of three (or five), and no client held across them.
    */
-  private async writeOneBatch(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<CommitResult> {
+  private async writeOneBatch(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult> {
     const batch = group.batches[0]!;
-    const written = this.pool.query(insertOneBatchSql(batch), await insertParams(group.rows, NUMBERED_IN_SQL, slice));
+    const dims = group.newDimensions;
+    const params = await insertParams(group.rows, NUMBERED_IN_SQL, slice);
+    if (dims) params.push(...(await arrayLiterals([dims.locations.map((d) => d.hash), dims.locations.map((d) => d.json), dims.networks.map((d) => d.hash), dims.networks.map((d) => d.json)], slice)));
+    const written = this.pool.query(insertOneBatchSql(batch, !!dims), params);
     sent?.();
-    const { rows } = await written;
-    return numberRows(group, batch, rows[0] as ReserveReply);
+    const reply = (await written).rows[0] as ReserveReply & { location_ids?: number[] | null; network_ids?: number[] | null };
+    const result: WriteResult = numberRows(group, batch, reply);
+    if (dims) result.dimensionIds = { locations: reply.location_ids ?? [], networks: reply.network_ids ?? [] };
+    return result;
   }
 
   conversionByUid(project: number, uniqueId: string): Promise<ConversionRow | undefined> {
@@ -357,9 +345,9 @@ function numberRows(group: ConversionGroup, batch: GroupBatch, reply: ReserveRep
  * the project's last conversion id once the batch's n are numbered (the project row is locked
  * with the usage row, so ids stay unique across servers). Values are inlined (checked integers
  * and a checked period) so several of these travel in one query. `tail` adds CTEs after `r` and
- * `numbered` (insertOneBatchSql's insert).
+ * `numbered` (insertOneBatchSql's insert), `replyTail` columns to the reply.
  */
-function reserveSql(batch: GroupBatch, tail = ""): string {
+function reserveSql(batch: GroupBatch, tail = "", replyTail = ""): string {
   const { project, limit, period } = batch;
   const n = batch.end - batch.start;
   if (!Number.isSafeInteger(project) || !Number.isSafeInteger(n) || (limit !== null && !Number.isSafeInteger(limit))) {
@@ -373,19 +361,47 @@ function reserveSql(batch: GroupBatch, tail = ""): string {
       RETURNING used),
     numbered AS (UPDATE projects SET conversions = conversions + ${n} WHERE seq = ${project} AND EXISTS (SELECT 1 FROM r) RETURNING conversions)${tail}
     SELECT (SELECT used FROM r) AS reserved, (SELECT used FROM usage WHERE project = ${project} AND period = '${period}') AS current,
-      (SELECT conversions FROM numbered) AS last_id`;
+      (SELECT conversions FROM numbered) AS last_id${replyTail}`;
 }
 
-/** reserveSql with the batch's rows inserted when it is accepted, numbered in their order as numberRows numbers them */
-function insertOneBatchSql(batch: GroupBatch): string {
+/**
+ * reserveSql with the batch's rows inserted when it is accepted, numbered in their order as
+ * numberRows numbers them. `withDimensions`: the group's newDimensions saved too (parameters after
+ * the columns: locations' hashes and json, networks' hashes and json), the rows' placeholders
+ * replaced by their ids, and the ids in the reply.
+ */
+function insertOneBatchSql(batch: GroupBatch, withDimensions = false): string {
   const n = batch.end - batch.start;
   const columns = NUMBERED_IN_SQL;
-  const inserted = `,
+  const at = (i: number) => `$${columns.length + i}`;
+  const saved = withDimensions ? `,
+    ${saveDimensionsSql("locations", "nl", at(1), at(2))},
+    ${saveDimensionsSql("networks", "nn", at(3), at(4))}` : "";
+  const value = (name: (typeof columns)[number]) =>
+    withDimensions && (name === "location" || name === "network")
+      ? `CASE WHEN t.${name} < 0 THEN (SELECT id FROM ${name === "location" ? "nl" : "nn"}_ids WHERE ord = -t.${name}) ELSE t.${name} END`
+      : `t.${name}`;
+  const inserted = `${saved},
     inserted AS (INSERT INTO conversions (${columns.join(", ")}, seq)
-      SELECT ${columns.map((name) => `t.${name}`).join(", ")}, (SELECT conversions FROM numbered) - ${n} + t.ord
+      SELECT ${columns.map(value).join(", ")}, (SELECT conversions FROM numbered) - ${n} + t.ord
       FROM unnest(${columns.map((name, i) => `$${i + 1}::${COLUMN_TYPES[name]}[]`).join(", ")}) WITH ORDINALITY AS t(${columns.join(", ")}, ord)
       WHERE EXISTS (SELECT 1 FROM numbered))`;
-  return reserveSql(batch, inserted);
+  const ids = withDimensions ? `,
+      (SELECT array_agg(id ORDER BY ord) FROM nl_ids) AS location_ids, (SELECT array_agg(id ORDER BY ord) FROM nn_ids) AS network_ids` : "";
+  return reserveSql(batch, inserted, ids);
+}
+
+/**
+ * CTEs saving parts (content-addressed) from two array parameters: `alias` the rows inserted or
+ * already there, `alias_ids` their ids by position (`ord`, from 1) in the arrays. DO UPDATE, not
+ * DO NOTHING, so a part another transaction commits while this statement waits on it comes back
+ * too: DO NOTHING would skip it, and this statement's snapshot could not read it. The cost: a part
+ * already saved but not in this process's cache (after a restart) is written once more.
+ */
+function saveDimensionsSql(table: DimensionTable, alias: string, hashes: string, jsons: string): string {
+  return `${alias} AS (INSERT INTO ${table} (hash, json) SELECT * FROM unnest(${hashes}::bytea[], ${jsons}::text[])
+      ON CONFLICT (hash) DO UPDATE SET json = EXCLUDED.json RETURNING id, hash),
+    ${alias}_ids AS (SELECT ${alias}.id, d.ord FROM unnest(${hashes}::bytea[]) WITH ORDINALITY AS d(hash, ord) JOIN ${alias} ON ${alias}.hash = d.hash)`;
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
