@@ -84,7 +84,7 @@ export type ResumedPiece = Omit<GroupBatch, "start" | "end"> & { piece: BulkPiec
 export type WriteResult = CommitResult & {
   written?: number;
   bulk?: { id: number; firstSeq: number };
-  /** the ids of the group's newDimensions, in their order */
+  /** the ids of the group's newDimensions, in their order (on the group's first result) */
   dimensionIds?: Record<DimensionTable, number[]>;
 };
 
@@ -126,10 +126,10 @@ export interface Dialect {
    */
   readonly concurrentWrites?: boolean;
   /**
-   * Set: a light group of one batch (GET /convert's rows) hands its new location and network rows
-   * to writeConversions (ConversionGroup.newDimensions), which saves them in the statement that
-   * writes its rows (PostgreSQL: one round trip instead of up to three). Other groups save theirs
-   * with saveDimensions first, outside the rows' transaction, which for a bulk is long.
+   * Set: a light group (GET /convert's rows) hands its new location and network rows to
+   * writeConversions (ConversionGroup.newDimensions), which saves them in the statement that
+   * writes its rows (PostgreSQL: up to two round trips fewer). A bulk's group saves its parts with
+   * saveDimensions first, outside the rows' transaction, which for a bulk is long.
    */
   readonly dimensionsWithLightRows?: boolean;
   /** whether a bulk being written stops for writerWanted now (SQLite: on its writer thread) */

@@ -260,7 +260,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     // fresh one where the one before left off
     const slice = new TimeSlice();
     const newDimensions = await this.newDimensions(items, slice);
-    const withRows = newDimensions && light && items.length === 1 && this.dialect.dimensionsWithLightRows ? newDimensions : undefined;
+    const withRows = newDimensions && light && this.dialect.dimensionsWithLightRows ? newDimensions : undefined;
     if (newDimensions && !withRows) await this.saveDimensions(newDimensions, light, slice);
     const group = await this.columns(items, projects, Date.now(), slice, withRows);
     const sent = () => {
@@ -268,10 +268,10 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     };
     const results = await this.inTurn(light, () => this.dialect.writeConversions(group, slice, sent));
     if (!withRows) return results;
-    // the ids are the cache's; what the caller gets is the batch's result alone
-    const { dimensionIds, ...result } = results[0]!;
+    // the ids are the cache's; what the callers get are their batches' results alone
+    const { dimensionIds, ...first } = results[0]!;
     this.rememberDimensions(withRows, dimensionIds!);
-    return [result as WriteResult];
+    return [first as WriteResult, ...results.slice(1)];
   }
 
   /**

@@ -33,38 +33,50 @@ describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", 
     expect(await dialect.saveDimensions("locations", [a!, c!])).toEqual([ids[2], ids[0]]);
   });
 
-  /** a group of one batch of one row per [location, network] placeholder or id, for `project` */
-  function oneBatch(project: number, limit: number | null, parts: Array<[number, number]>, newDimensions?: ConversionGroup["newDimensions"]): ConversionGroup {
+  /** a group with a batch per entry, each a row per [location, network] (a part's id, or a placeholder for newDimensions) */
+  function groupOf(batches: Array<{ project: number; limit: number | null; parts: Array<[number, number]> }>, newDimensions?: ConversionGroup["newDimensions"]): ConversionGroup {
     const rows = emptyColumns();
-    for (const [location, network] of parts) {
-      rows.project.push(project);
-      rows.unique_id.push(randomUUID());
-      rows.status.push(0);
-      rows.ip.push("192.0.2.1");
-      rows.ip_key.push(null);
-      rows.started_at.push(Date.now());
-      rows.completed_ms.push(1);
-      rows.created_ms.push(2);
-      rows.location.push(location);
-      rows.network.push(network);
-      rows.tz_offset.push(null);
-      rows.time_shift.push(0);
-      rows.completion_us.push(null);
-      rows.extra.push(null);
-      rows.seq.push(0);
+    const out: ConversionGroup["batches"] = [];
+    for (const { project, limit, parts } of batches) {
+      const start = rows.project.length;
+      for (const [location, network] of parts) {
+        rows.project.push(project);
+        rows.unique_id.push(randomUUID());
+        rows.status.push(0);
+        rows.ip.push("192.0.2.1");
+        rows.ip_key.push(null);
+        rows.started_at.push(Date.now());
+        rows.completed_ms.push(1);
+        rows.created_ms.push(2);
+        rows.location.push(location);
+        rows.network.push(network);
+        rows.tz_offset.push(null);
+        rows.time_shift.push(0);
+        rows.completion_us.push(null);
+        rows.extra.push(null);
+        rows.seq.push(0);
+      }
+      out.push({ project, period: "2026-11", limit, start, end: rows.project.length });
     }
-    return { batches: [{ project, period: "2026-11", limit, start: 0, end: parts.length }], rows, newDimensions };
+    return { batches: out, rows, newDimensions };
+  }
+  const oneBatch = (project: number, limit: number | null, parts: Array<[number, number]>, newDimensions?: ConversionGroup["newDimensions"]) =>
+    groupOf([{ project, limit, parts }], newDimensions);
+
+  async function newProjectSeq(): Promise<number> {
+    const id = `dims-${randomUUID()}`;
+    await dialect.insertProject({ id, name: "dims", plan: "scale", created_at: Date.now() });
+    return (await dialect.projectSeq(id))!;
   }
 
   it("writeConversions: a batch's newDimensions are saved in its statement, its rows point at them, their ids come back", async () => {
-    const projectId = `dims-${randomUUID()}`;
-    await dialect.insertProject({ id: projectId, name: "dims", plan: "scale", created_at: Date.now() });
-    const project = (await dialect.projectSeq(projectId))!;
-    const [known] = await dialect.saveDimensions("locations", [dimension({ city: `known ${projectId}` })]);
+    const project = await newProjectSeq();
+    const tag = randomUUID();
+    const [known] = await dialect.saveDimensions("locations", [dimension({ city: `known ${tag}` })]);
     const byKey = (a: Dimension, b: Dimension) => (a.key < b.key ? -1 : 1);
     // one part already saved (by another server, say): it keeps its id
-    const locations = [dimension({ city: `new ${projectId}` }), dimension({ city: `known ${projectId}` })].sort(byKey);
-    const networks = [dimension({ asn: `new ${projectId}` })];
+    const locations = [dimension({ city: `new ${tag}` }), dimension({ city: `known ${tag}` })].sort(byKey);
+    const networks = [dimension({ asn: `new ${tag}` })];
     const group = oneBatch(project, null, [[-1, -1], [-2, -1]], { locations, networks });
 
     const [result] = await dialect.writeConversions(group);
@@ -80,15 +92,53 @@ describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", 
   });
 
   it("writeConversions: a refused batch stores no row but still saves its newDimensions and returns their ids", async () => {
-    const projectId = `dims-${randomUUID()}`;
-    await dialect.insertProject({ id: projectId, name: "dims", plan: "scale", created_at: Date.now() });
-    const project = (await dialect.projectSeq(projectId))!;
-    const locations = [dimension({ city: `refused ${projectId}` })];
+    const project = await newProjectSeq();
+    const locations = [dimension({ city: `refused ${randomUUID()}` })];
     const group = oneBatch(project, 0, [[-1, -1]], { locations, networks: locations });
     const [result] = await dialect.writeConversions(group);
     expect(result).toMatchObject({ accepted: false, used: 0 });
     expect(result!.dimensionIds!.locations).toEqual(await dialect.saveDimensions("locations", locations));
     expect(await dialect.conversionByUid(project, group.rows.unique_id[0]!)).toBeUndefined();
+  });
+
+  it("writeConversions: a group of several batches saves its newDimensions with its rows; their ids come back on its first result", async () => {
+    const [a, b] = [await newProjectSeq(), await newProjectSeq()];
+    const locations = [dimension({ city: `group ${randomUUID()}` }), dimension({ city: `group ${randomUUID()}` })].sort((x, y) => (x.key < y.key ? -1 : 1));
+    const networks = [dimension({ asn: `group ${randomUUID()}` })];
+    // b's batch is refused: a's rows are written, and the parts either way
+    const group = groupOf(
+      [
+        { project: a, limit: null, parts: [[-2, -1]] },
+        { project: b, limit: 0, parts: [[-1, -1]] },
+        { project: a, limit: null, parts: [[-1, -1]] },
+      ],
+      { locations, networks },
+    );
+    const results = await dialect.writeConversions(group);
+    expect(results.map((r) => [r.accepted, r.used])).toEqual([[true, 1], [false, 0], [true, 2]]);
+    expect(results[0]!.dimensionIds!.locations).toEqual(await dialect.saveDimensions("locations", locations));
+    expect(results[0]!.dimensionIds!.networks).toEqual(await dialect.saveDimensions("networks", networks));
+    const stored = await Promise.all(group.rows.unique_id.map((uid, row) => dialect.conversionByUid(group.rows.project[row]!, uid)));
+    expect(stored.map((row) => row && [row.location_json, row.network_json])).toEqual([
+      [locations[1]!.json, networks[0]!.json],
+      undefined,
+      [locations[0]!.json, networks[0]!.json],
+    ]);
+  });
+
+  it("writeConversions: a group whose batches are all refused still saves its newDimensions", async () => {
+    const [a, b] = [await newProjectSeq(), await newProjectSeq()];
+    const locations = [dimension({ city: `all refused ${randomUUID()}` })];
+    const group = groupOf(
+      [
+        { project: a, limit: 0, parts: [[-1, -1]] },
+        { project: b, limit: 0, parts: [[-1, -1]] },
+      ],
+      { locations, networks: [] },
+    );
+    const results = await dialect.writeConversions(group);
+    expect(results.map((r) => r.accepted)).toEqual([false, false]);
+    expect(results[0]!.dimensionIds).toEqual({ locations: await dialect.saveDimensions("locations", locations), networks: [] });
   });
 
   it("saveDimensions: a part another transaction commits while the statement waits on it gets that row's id", async () => {

@@ -3,7 +3,8 @@
  * servers. A group commit is one transaction in three round trips whatever its size: BEGIN and
  * one quota upsert per batch (row-locked, so exact across servers), one multi-row insert (unnest
  * of arrays, sent as array literals built in time slices) for all accepted rows, COMMIT; a group
- * of one batch is a single statement, with a light group's new location and network rows in it.
+ * of one batch is a single statement. A light group's new location and network rows are saved in
+ * the statement that inserts its rows.
  */
 import type pg from "pg";
 import type { Plan } from "../../../lib/schemas/api.js";
@@ -201,19 +202,19 @@ export class PostgresDialect implements Dialect {
   async writeConversions(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
     const { batches } = group;
     if (batches.length === 1 && batches[0]!.start === 0 && batches[0]!.end === group.rows.project.length) return [await this.writeOneBatch(group, slice, sent)];
-    if (group.newDimensions) throw new Error("New location and network rows are written with a group of one batch only");
     // Quota rows are locked in one global order (project, period), so two servers' groups
     // cannot deadlock on them.
     const order = batches.map((_, i) => i).sort((a, b) => batches[a]!.project - batches[b]!.project || cmp(batches[a]!.period, batches[b]!.period));
     // built before the transaction, which then holds its quota rows no longer than it must; the
     // row numbers (the last column) are known only once the quota is reserved
     const allRows = await insertParams(group.rows, NUMBERED_IN_SQL, slice);
+    const dims = group.newDimensions && (await dimensionParams(group.newDimensions, slice));
     const client = await this.pool.connect();
     try {
       // One round trip for BEGIN and every batch's reservation (still one atomic statement per
       // batch), one for the rows, one for COMMIT: a group costs the same whatever its size.
       const replies = (await client.query(["BEGIN", ...order.map((i) => reserveSql(batches[i]!))].join(";\n"))) as unknown as pg.QueryResult[];
-      const results: CommitResult[] = new Array(batches.length);
+      const results: WriteResult[] = new Array(batches.length);
       const accepted: boolean[] = new Array(batches.length);
       order.forEach((i, position) => {
         const batch = batches[i]!;
@@ -223,13 +224,15 @@ export class PostgresDialect implements Dialect {
       });
       // without a refused batch's rows (rare: those of the others are built again)
       const rows = acceptedColumns(group, accepted);
-      if (rows.project.length) {
+      // a group's new parts are saved even when every batch is refused
+      if (rows.project.length || dims) {
         // a fresh slice here: the group's, stale after the round trips, would pause at once while
         // the transaction holds its quota rows
         const params = rows === group.rows ? [...allRows, ...(await insertParams(rows, ["seq"]))] : await insertParams(rows);
-        const inserted = client.query(INSERT_CONVERSIONS, params);
+        const inserted = client.query(insertConversionsSql(!!dims), dims ? [...params, ...dims] : params);
         sent?.();
-        await inserted;
+        const reply = (await inserted).rows[0] as DimensionIdsReply | undefined;
+        if (dims) results[0] = { ...results[0]!, dimensionIds: dimensionIds(reply!) };
       }
       await client.query("COMMIT");
       return results;
@@ -244,18 +247,17 @@ export class PostgresDialect implements Dialect {
   /**
    * A group of one batch (a GET's row written beside a bulk, or a bulk alone): the reservation,
    * the numbering, a light group's new location and network rows and the rows in one statement,
-   * its own transaction. One round trip instead of three (or five), and no client held across them.
+   * its own transaction. One round trip instead of three, and no client held across them.
    */
   private async writeOneBatch(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult> {
     const batch = group.batches[0]!;
-    const dims = group.newDimensions;
     const params = await insertParams(group.rows, NUMBERED_IN_SQL, slice);
-    if (dims) params.push(...(await arrayLiterals([dims.locations.map((d) => d.hash), dims.locations.map((d) => d.json), dims.networks.map((d) => d.hash), dims.networks.map((d) => d.json)], slice)));
-    const written = this.pool.query(insertOneBatchSql(batch, !!dims), params);
+    const dims = group.newDimensions && (await dimensionParams(group.newDimensions, slice));
+    const written = this.pool.query(insertOneBatchSql(batch, !!dims), dims ? [...params, ...dims] : params);
     sent?.();
-    const reply = (await written).rows[0] as ReserveReply & { location_ids?: number[] | null; network_ids?: number[] | null };
+    const reply = (await written).rows[0] as ReserveReply & DimensionIdsReply;
     const result: WriteResult = numberRows(group, batch, reply);
-    if (dims) result.dimensionIds = { locations: reply.location_ids ?? [], networks: reply.network_ids ?? [] };
+    if (dims) result.dimensionIds = dimensionIds(reply);
     return result;
   }
 
@@ -366,29 +368,54 @@ function reserveSql(batch: GroupBatch, tail = "", replyTail = ""): string {
 
 /**
  * reserveSql with the batch's rows inserted when it is accepted, numbered in their order as
- * numberRows numbers them. `withDimensions`: the group's newDimensions saved too (parameters after
- * the columns: locations' hashes and json, networks' hashes and json), the rows' placeholders
- * replaced by their ids, and the ids in the reply.
+ * numberRows numbers them; `withDimensions`: and the group's newDimensions saved (newDimensionsSql).
  */
 function insertOneBatchSql(batch: GroupBatch, withDimensions = false): string {
   const n = batch.end - batch.start;
   const columns = NUMBERED_IN_SQL;
-  const at = (i: number) => `$${columns.length + i}`;
-  const saved = withDimensions ? `,
-    ${saveDimensionsSql("locations", "nl", at(1), at(2))},
-    ${saveDimensionsSql("networks", "nn", at(3), at(4))}` : "";
-  const value = (name: (typeof columns)[number]) =>
-    withDimensions && (name === "location" || name === "network")
-      ? `CASE WHEN t.${name} < 0 THEN (SELECT id FROM ${name === "location" ? "nl" : "nn"}_ids WHERE ord = -t.${name}) ELSE t.${name} END`
-      : `t.${name}`;
-  const inserted = `${saved},
+  const dims = newDimensionsSql(withDimensions, columns.length);
+  const inserted = `${dims.ctes ? `,\n    ${dims.ctes}` : ""},
     inserted AS (INSERT INTO conversions (${columns.join(", ")}, seq)
-      SELECT ${columns.map(value).join(", ")}, (SELECT conversions FROM numbered) - ${n} + t.ord
+      SELECT ${columns.map(dims.value).join(", ")}, (SELECT conversions FROM numbered) - ${n} + t.ord
       FROM unnest(${columns.map((name, i) => `$${i + 1}::${COLUMN_TYPES[name]}[]`).join(", ")}) WITH ORDINALITY AS t(${columns.join(", ")}, ord)
       WHERE EXISTS (SELECT 1 FROM numbered))`;
-  const ids = withDimensions ? `,
-      (SELECT array_agg(id ORDER BY ord) FROM nl_ids) AS location_ids, (SELECT array_agg(id ORDER BY ord) FROM nn_ids) AS network_ids` : "";
-  return reserveSql(batch, inserted, ids);
+  return reserveSql(batch, inserted, dims.ids ? `, ${dims.ids}` : "");
+}
+
+/** the rows of a group's accepted batches, numbered already; `withDimensions`: and the group's newDimensions saved */
+function insertConversionsSql(withDimensions: boolean): string {
+  const dims = newDimensionsSql(withDimensions, COLUMN_NAMES.length);
+  const insert = `INSERT INTO conversions (${COLUMN_NAMES.join(", ")})
+    SELECT ${COLUMN_NAMES.map(dims.value).join(", ")}
+    FROM unnest(${COLUMN_NAMES.map((name, i) => `$${i + 1}::${COLUMN_TYPES[name]}[]`).join(", ")}) AS t(${COLUMN_NAMES.join(", ")})`;
+  return withDimensions ? `WITH ${dims.ctes}, inserted AS (${insert}) SELECT ${dims.ids}` : insert;
+}
+
+/**
+ * What a statement that writes rows adds to save the group's newDimensions (their four array
+ * parameters after the `after` column parameters: locations' hashes and json, networks' hashes and
+ * json): the CTEs, each row's location and network with its placeholder replaced by the part's
+ * id, and the ids for the reply (DimensionIdsReply). Without them: the columns as they are.
+ */
+function newDimensionsSql(withDimensions: boolean, after: number) {
+  if (!withDimensions) return { ctes: "", value: (name: string) => `t.${name}`, ids: "" };
+  const at = (i: number) => `$${after + i}`;
+  const alias = (name: string) => (name === "location" ? "nl" : "nn");
+  return {
+    ctes: `${saveDimensionsSql("locations", "nl", at(1), at(2))},\n    ${saveDimensionsSql("networks", "nn", at(3), at(4))}`,
+    value: (name: string) =>
+      name === "location" || name === "network" ? `CASE WHEN t.${name} < 0 THEN (SELECT id FROM ${alias(name)}_ids WHERE ord = -t.${name}) ELSE t.${name} END` : `t.${name}`,
+    ids: "(SELECT array_agg(id ORDER BY ord) FROM nl_ids) AS location_ids, (SELECT array_agg(id ORDER BY ord) FROM nn_ids) AS network_ids",
+  };
+}
+
+type DimensionIdsReply = { location_ids: number[] | null; network_ids: number[] | null };
+
+const dimensionIds = (reply: DimensionIdsReply): Record<DimensionTable, number[]> => ({ locations: reply.location_ids ?? [], networks: reply.network_ids ?? [] });
+
+/** newDimensionsSql's four parameters */
+function dimensionParams(dims: Record<DimensionTable, Dimension[]>, slice?: TimeSlice): Promise<string[]> {
+  return arrayLiterals([dims.locations.map((d) => d.hash), dims.locations.map((d) => d.json), dims.networks.map((d) => d.hash), dims.networks.map((d) => d.json)], slice);
 }
 
 /**
@@ -428,8 +455,6 @@ const COLUMN_TYPES: Record<keyof ConversionColumns, string> = {
 const NUMBERED_IN_SQL = (Object.keys(COLUMN_TYPES) as Array<keyof ConversionColumns>).filter((name) => name !== "seq");
 /** the row number last: a group's other columns are built before its transaction */
 const COLUMN_NAMES = [...NUMBERED_IN_SQL, "seq" as const];
-const INSERT_CONVERSIONS = `INSERT INTO conversions (${COLUMN_NAMES.join(", ")})
-  SELECT * FROM unnest(${COLUMN_NAMES.map((name, i) => `$${i + 1}::${COLUMN_TYPES[name]}[]`).join(", ")})`;
 
 /** the columns as array literals, in time slices (array-literal.ts) */
 function insertParams(rows: ConversionColumns, names = COLUMN_NAMES, slice?: TimeSlice): Promise<string[]> {
