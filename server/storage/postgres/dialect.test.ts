@@ -101,6 +101,32 @@ describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", 
     expect(await dialect.conversionByUid(project, group.rows.unique_id[0]!)).toBeUndefined();
   });
 
+  it("writeConversions: one tenant's batches that fit its quota together: all accepted, each batch's used counting those before it, rows numbered in order", async () => {
+    const project = await newProjectSeq();
+    const [[location], [network]] = [await dialect.saveDimensions("locations", [dimension({ city: "together" })]), await dialect.saveDimensions("networks", [dimension({ asn: "together" })])];
+    const parts: [number, number] = [location!, network!];
+    const group = groupOf([1, 2, 1].map((n) => ({ project, limit: 4, parts: Array.from({ length: n }, () => parts) })));
+    const results = await dialect.writeConversions(group);
+    expect(results.map((r) => [r.accepted, r.used])).toEqual([[true, 1], [true, 3], [true, 4]]);
+    const stored = await Promise.all(group.rows.unique_id.map((uid) => dialect.conversionByUid(project, uid)));
+    expect(stored.map((row) => Number(row!.seq))).toEqual([1, 2, 3, 4]);
+  });
+
+  it("writeConversions: one tenant's batches that do not fit together are reserved batch by batch: those that fit are written", async () => {
+    const project = await newProjectSeq();
+    const locations = [dimension({ city: `over ${randomUUID()}` })];
+    const group = groupOf(
+      [1, 2, 1].map((n) => ({ project, limit: 3, parts: Array.from({ length: n }, (): [number, number] => [-1, -1]) })),
+      { locations, networks: locations },
+    );
+    const results = await dialect.writeConversions(group);
+    expect(results.map((r) => [r.accepted, r.used])).toEqual([[true, 1], [true, 3], [false, 3]]);
+    expect(results[0]!.dimensionIds!.locations).toEqual(await dialect.saveDimensions("locations", locations));
+    const stored = await Promise.all(group.rows.unique_id.map((uid) => dialect.conversionByUid(project, uid)));
+    expect(stored.map((row) => (row ? Number(row.seq) : null))).toEqual([1, 2, 3, null]);
+    expect(await dialect.usage(project, "2026-11")).toBe(3);
+  });
+
   it("writeConversions: a group of several batches saves its newDimensions with its rows; their ids come back on its first result", async () => {
     const [a, b] = [await newProjectSeq(), await newProjectSeq()];
     const locations = [dimension({ city: `group ${randomUUID()}` }), dimension({ city: `group ${randomUUID()}` })].sort((x, y) => (x.key < y.key ? -1 : 1));

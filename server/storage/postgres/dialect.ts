@@ -3,8 +3,8 @@
  * servers. A group commit is one transaction in three round trips whatever its size: BEGIN and
  * one quota upsert per batch (row-locked, so exact across servers), one multi-row insert (unnest
  * of arrays, sent as array literals built in time slices) for all accepted rows, COMMIT; a group
- * of one batch is a single statement. A light group's new location and network rows are saved in
- * the statement that inserts its rows.
+ * of one batch, or of one tenant's batches that fit its quota together, is a single statement. A
+ * light group's new location and network rows are saved in the statement that inserts its rows.
  */
 import type pg from "pg";
 import type { Plan } from "../../../lib/schemas/api.js";
@@ -202,6 +202,8 @@ export class PostgresDialect implements Dialect {
   async writeConversions(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
     const { batches } = group;
     if (batches.length === 1 && batches[0]!.start === 0 && batches[0]!.end === group.rows.project.length) return [await this.writeOneBatch(group, slice, sent)];
+    const together = await this.writeAsOneBatch(group, slice, sent);
+    if (together) return together;
     // Quota rows are locked in one global order (project, period), so two servers' groups
     // cannot deadlock on them.
     const order = batches.map((_, i) => i).sort((a, b) => batches[a]!.project - batches[b]!.project || cmp(batches[a]!.period, batches[b]!.period));
@@ -242,6 +244,28 @@ export class PostgresDialect implements Dialect {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * A group whose batches are one tenant's, for one month under one limit (one tenant's GETs: the
+   * usual group under load), written as one batch: one statement instead of three round trips,
+   * when they all fit the quota together. Each batch's `used` then counts the batches before it,
+   * as written batch by batch. null when they are not one tenant's or do not all fit: the group is
+   * then written batch by batch (the refused statement changed nothing but saving the group's new
+   * parts, which are content-addressed).
+   */
+  private async writeAsOneBatch(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[] | null> {
+    const [first, ...rest] = group.batches;
+    const oneTenant = (b: GroupBatch) => b.project === first!.project && b.period === first!.period && b.limit === first!.limit && !b.piece;
+    if (!oneTenant(first!) || !rest.every(oneTenant)) return null;
+    const rows = group.rows.project.length;
+    const whole = await this.writeOneBatch({ ...group, batches: [{ ...first!, start: 0, end: rows }] }, slice, sent);
+    if (!whole.accepted) return null;
+    return group.batches.map((batch, i) => {
+      const result: WriteResult = { accepted: true, used: whole.used - (rows - batch.end) };
+      if (i === 0 && whole.dimensionIds) result.dimensionIds = whole.dimensionIds;
+      return result;
+    });
   }
 
   /**
