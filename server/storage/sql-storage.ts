@@ -35,6 +35,8 @@ import type {
   Website,
 } from "./types.js";
 
+const DIMENSION_TABLES = ["locations", "networks"] as const;
+
 interface PendingBatch {
   batch: ConversionBatch;
   records: EncodedRecord[];
@@ -270,7 +272,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     if (!withRows) return results;
     // the ids are the cache's; what the callers get are their batches' results alone
     const { dimensionIds, ...first } = results[0]!;
-    this.rememberDimensions(withRows, dimensionIds!);
+    for (const table of DIMENSION_TABLES) this.rememberDimensions(table, withRows[table], dimensionIds![table]);
     return [first as WriteResult, ...results.slice(1)];
   }
 
@@ -314,18 +316,17 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
    * left over from a refused batch is harmless, and only committed ids enter the cache.
    */
   private async saveDimensions(dims: Record<DimensionTable, Dimension[]>, light: boolean, slice: TimeSlice): Promise<void> {
-    for (const table of ["locations", "networks"] as const) {
+    for (const table of DIMENSION_TABLES) {
       if (!dims[table].length) continue;
       const ids = await this.inTurn(light, () => this.dialect.saveDimensions(table, dims[table], slice));
-      this.rememberDimensions({ [table]: dims[table] }, { [table]: ids });
+      this.rememberDimensions(table, dims[table], ids);
     }
   }
 
-  private rememberDimensions(dims: Partial<Record<DimensionTable, Dimension[]>>, ids: Partial<Record<DimensionTable, number[]>>): void {
-    for (const table of ["locations", "networks"] as const) {
-      const known = this.dimensionIds[table];
-      dims[table]?.forEach((dim, i) => known.set(dim.key, ids[table]![i]!));
-    }
+  /** the committed ids of `dims`, in their order */
+  private rememberDimensions(table: DimensionTable, dims: Dimension[], ids: number[]): void {
+    const known = this.dimensionIds[table];
+    dims.forEach((dim, i) => known.set(dim.key, ids[i]!));
   }
 
   /** The group's rows as columns; a bulk's in time slices (the writer waits for them either way, the event loop need not). */

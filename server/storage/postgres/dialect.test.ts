@@ -63,6 +63,9 @@ describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", 
   const oneBatch = (project: number, limit: number | null, parts: Array<[number, number]>, newDimensions?: ConversionGroup["newDimensions"]) =>
     groupOf([{ project, limit, parts }], newDimensions);
 
+  /** the order the core hands new parts over in */
+  const byKey = (a: Dimension, b: Dimension) => (a.key < b.key ? -1 : 1);
+
   async function newProjectSeq(): Promise<number> {
     const id = `dims-${randomUUID()}`;
     await dialect.insertProject({ id, name: "dims", plan: "scale", created_at: Date.now() });
@@ -73,7 +76,6 @@ describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", 
     const project = await newProjectSeq();
     const tag = randomUUID();
     const [known] = await dialect.saveDimensions("locations", [dimension({ city: `known ${tag}` })]);
-    const byKey = (a: Dimension, b: Dimension) => (a.key < b.key ? -1 : 1);
     // one part already saved (by another server, say): it keeps its id
     const locations = [dimension({ city: `new ${tag}` }), dimension({ city: `known ${tag}` })].sort(byKey);
     const networks = [dimension({ asn: `new ${tag}` })];
@@ -129,7 +131,7 @@ describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", 
 
   it("writeConversions: a group of several batches saves its newDimensions with its rows; their ids come back on its first result", async () => {
     const [a, b] = [await newProjectSeq(), await newProjectSeq()];
-    const locations = [dimension({ city: `group ${randomUUID()}` }), dimension({ city: `group ${randomUUID()}` })].sort((x, y) => (x.key < y.key ? -1 : 1));
+    const locations = [dimension({ city: `group ${randomUUID()}` }), dimension({ city: `group ${randomUUID()}` })].sort(byKey);
     const networks = [dimension({ asn: `group ${randomUUID()}` })];
     // b's batch is refused: a's rows are written, and the parts either way
     const group = groupOf(

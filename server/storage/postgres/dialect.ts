@@ -200,10 +200,9 @@ export class PostgresDialect implements Dialect {
   }
 
   async writeConversions(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
-    const { batches } = group;
-    if (batches.length === 1 && batches[0]!.start === 0 && batches[0]!.end === group.rows.project.length) return [await this.writeOneBatch(group, slice, sent)];
     const together = await this.writeAsOneBatch(group, slice, sent);
     if (together) return together;
+    const { batches } = group;
     // Quota rows are locked in one global order (project, period), so two servers' groups
     // cannot deadlock on them.
     const order = batches.map((_, i) => i).sort((a, b) => batches[a]!.project - batches[b]!.project || cmp(batches[a]!.period, batches[b]!.period));
@@ -231,7 +230,7 @@ export class PostgresDialect implements Dialect {
         // a fresh slice here: the group's, stale after the round trips, would pause at once while
         // the transaction holds its quota rows
         const params = rows === group.rows ? [...allRows, ...(await insertParams(rows, ["seq"]))] : await insertParams(rows);
-        const inserted = client.query(insertConversionsSql(!!dims), dims ? [...params, ...dims] : params);
+        const inserted = client.query(dims ? INSERT_CONVERSIONS_WITH_DIMENSIONS : INSERT_CONVERSIONS, dims ? [...params, ...dims] : params);
         sent?.();
         const reply = (await inserted).rows[0] as DimensionIdsReply | undefined;
         if (dims) results[0] = { ...results[0]!, dimensionIds: dimensionIds(reply!) };
@@ -247,20 +246,20 @@ export class PostgresDialect implements Dialect {
   }
 
   /**
-   * A group whose batches are one tenant's, for one month under one limit (one tenant's GETs: the
-   * usual group under load), written as one batch: one statement instead of three round trips,
-   * when they all fit the quota together. Each batch's `used` then counts the batches before it,
-   * as written batch by batch. null when they are not one tenant's or do not all fit: the group is
+   * A group of one batch, or whose batches are one tenant's, for one month under one limit (one
+   * tenant's GETs: the usual group under load), written as one batch: one statement instead of
+   * three round trips. Each batch's `used` then counts the batches before it, as written batch by
+   * batch. null when they are not one tenant's, or are several that do not all fit: the group is
    * then written batch by batch (the refused statement changed nothing but saving the group's new
    * parts, which are content-addressed).
    */
   private async writeAsOneBatch(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[] | null> {
     const [first, ...rest] = group.batches;
-    const oneTenant = (b: GroupBatch) => b.project === first!.project && b.period === first!.period && b.limit === first!.limit && !b.piece;
-    if (!oneTenant(first!) || !rest.every(oneTenant)) return null;
+    if (!rest.every((b) => b.project === first!.project && b.period === first!.period && b.limit === first!.limit)) return null;
     const rows = group.rows.project.length;
     const whole = await this.writeOneBatch({ ...group, batches: [{ ...first!, start: 0, end: rows }] }, slice, sent);
-    if (!whole.accepted) return null;
+    // one batch refused is refused; several may still fit one by one
+    if (!whole.accepted) return rest.length ? null : [whole];
     return group.batches.map((batch, i) => {
       const result: WriteResult = { accepted: true, used: whole.used - (rows - batch.end) };
       if (i === 0 && whole.dimensionIds) result.dimensionIds = whole.dimensionIds;
@@ -269,9 +268,10 @@ export class PostgresDialect implements Dialect {
   }
 
   /**
-   * A group of one batch (a GET's row written beside a bulk, or a bulk alone): the reservation,
-   * the numbering, a light group's new location and network rows and the rows in one statement,
-   * its own transaction. One round trip instead of three, and no client held across them.
+   * A group as one batch (writeAsOneBatch: a GET's row written beside a bulk, a bulk alone, one
+   * tenant's GETs): the reservation, the numbering, a light group's new location and network rows
+   * and the rows in one statement, its own transaction. One round trip instead of three, and no
+   * client held across them.
    */
   private async writeOneBatch(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult> {
     const batch = group.batches[0]!;
@@ -479,6 +479,8 @@ const COLUMN_TYPES: Record<keyof ConversionColumns, string> = {
 const NUMBERED_IN_SQL = (Object.keys(COLUMN_TYPES) as Array<keyof ConversionColumns>).filter((name) => name !== "seq");
 /** the row number last: a group's other columns are built before its transaction */
 const COLUMN_NAMES = [...NUMBERED_IN_SQL, "seq" as const];
+const INSERT_CONVERSIONS = insertConversionsSql(false);
+const INSERT_CONVERSIONS_WITH_DIMENSIONS = insertConversionsSql(true);
 
 /** the columns as array literals, in time slices (array-literal.ts) */
 function insertParams(rows: ConversionColumns, names = COLUMN_NAMES, slice?: TimeSlice): Promise<string[]> {
