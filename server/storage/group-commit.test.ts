@@ -1,14 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { GroupCommitQueue, observeGroupCommits, type GroupCommitOptions } from "./group-commit.js";
 
-/** A queue of numbers that records each group it writes; `holdFirst`: its first write waits for `release()`. */
-function recordingQueue(options: GroupCommitOptions = {}, holdFirst = false) {
+/**
+ * A queue of numbers that records each group it writes; `holdFirst`: its first write waits for
+ * `release()`; `alsoOnWrite`: what a write does then besides (the group's number, from 1, and the queue).
+ */
+function recordingQueue(
+  options: GroupCommitOptions = {},
+  holdFirst = false,
+  alsoOnWrite?: (items: number[], nth: number, queue: GroupCommitQueue<number, number>) => unknown,
+) {
   const groups: number[][] = [];
   let release = () => {};
   const firstWrite = holdFirst ? new Promise<void>((r) => (release = r)) : Promise.resolve();
-  const queue = new GroupCommitQueue<number, number>(async (items) => {
+  const queue: GroupCommitQueue<number, number> = new GroupCommitQueue<number, number>(async (items) => {
     groups.push(items);
     if (groups.length === 1) await firstWrite;
+    await alsoOnWrite?.(items, groups.length, queue);
     return items;
   }, options);
   return { queue, groups, release: () => release() };
@@ -19,21 +27,12 @@ function recordingQueue(options: GroupCommitOptions = {}, holdFirst = false) {
  * holding a heavy item (100) wait for `releaseHeavy()`.
  */
 function besideHeavyQueue(maxWeight: number) {
-  const groups: number[][] = [];
-  let releaseFirst = () => {};
-  const firstHeld = new Promise<void>((r) => (releaseFirst = r));
   let releaseHeavy = () => {};
   const heavyHeld = new Promise<void>((r) => (releaseHeavy = r));
-  const queue = new GroupCommitQueue<number, number>(
-    async (items) => {
-      groups.push(items);
-      if (groups.length === 1) await firstHeld;
-      if (items.includes(100)) await heavyHeld;
-      return items;
-    },
-    { weigh: (n) => n as number, maxWeight, lightAlongside: true },
+  const { queue, groups, release } = recordingQueue({ weigh: (n) => n as number, maxWeight, lightAlongside: true }, true, (items) =>
+    items.includes(100) ? heavyHeld : undefined,
   );
-  return { queue, groups, releaseFirst: () => releaseFirst(), releaseHeavy: () => releaseHeavy() };
+  return { queue, groups, releaseFirst: release, releaseHeavy: () => releaseHeavy() };
 }
 
 describe("GroupCommitQueue", () => {
@@ -164,19 +163,10 @@ describe("GroupCommitQueue", () => {
   });
 
   it("light items that arrive during a light group ride along with the heavy one, up to five light items' worth", async () => {
-    const groups: number[][] = [];
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    const queue = new GroupCommitQueue<number, number>(
-      async (items) => {
-        groups.push(items);
-        if (groups.length === 1) await held;
-        // seven light items arrive while the light group is written
-        if (groups.length === 2) for (let i = 0; i < 7; i++) void queue.submit(2);
-        return items;
-      },
-      { weigh: (n) => n as number, maxWeight: 100, smallWeight: 2 },
-    );
+    // seven light items arrive while the light group is written
+    const { queue, groups, release } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100, smallWeight: 2 }, true, (_, nth, queue) => {
+      if (nth === 2) for (let i = 0; i < 7; i++) void queue.submit(2);
+    });
     const first = queue.submit(100);
     await new Promise((r) => setImmediate(r));
     const later = [100, 2].map((n) => queue.submit(n));
