@@ -92,8 +92,10 @@ export interface ConversionGroup {
   batches: GroupBatch[];
   rows: ConversionColumns;
   /**
-   * New location and network rows this group's statement saves (Dialect.dimensionsWithLightRows),
-   * each list in key order; a row's location or network -(i + 1) is the list's i-th part.
+   * New location and network rows saved with a light group's rows (GET /convert's), in its
+   * transaction, each list in key order; a row's location or network -(i + 1) is the list's i-th
+   * part. Their ids come back on the group's first result (WriteResult.dimensionIds), also when
+   * every batch is refused. A bulk's group has none: the core saves its parts first (saveDimensions).
    */
   newDimensions?: Record<DimensionTable, Dimension[]>;
 }
@@ -125,13 +127,6 @@ export interface Dialect {
    * group beside a bulk's instead of after it (GroupCommitOptions.lightAlongside).
    */
   readonly concurrentWrites?: boolean;
-  /**
-   * Set: a light group (GET /convert's rows) hands its new location and network rows to
-   * writeConversions (ConversionGroup.newDimensions), which saves them in the statement that
-   * writes its rows (PostgreSQL: up to two round trips fewer). A bulk's group saves its parts with
-   * saveDimensions first, outside the rows' transaction, which for a bulk is long.
-   */
-  readonly dimensionsWithLightRows?: boolean;
   /** whether a bulk being written stops for writerWanted now (SQLite: on its writer thread) */
   makesWay?(): boolean;
   /** another request is waiting behind the group being written: a bulk in it should stop soon */

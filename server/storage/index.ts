@@ -28,6 +28,11 @@ export interface StorageOptions {
 }
 
 export async function createStorage(options: StorageOptions): Promise<Storage> {
+  return new SqlStorage(await openDialect(options), options.databaseUrl ? undefined : options.writeTurn);
+}
+
+/** The backend's dialect alone, connected and migrated (the dialect tests speak to it directly). */
+export async function openDialect(options: StorageOptions): Promise<Dialect> {
   const dialect = await connect(options);
   try {
     await dialect.migrate();
@@ -35,7 +40,7 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     await dialect.close();
     throw error;
   }
-  return new SqlStorage(dialect, options.databaseUrl ? undefined : options.writeTurn);
+  return dialect;
 }
 
 // A backend's dialect module (and better-sqlite3's native binding with SQLite's) loads only when chosen.

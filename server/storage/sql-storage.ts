@@ -262,7 +262,10 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     // fresh one where the one before left off
     const slice = new TimeSlice();
     const newDimensions = await this.newDimensions(items, slice);
-    const withRows = newDimensions && light && this.dialect.dimensionsWithLightRows ? newDimensions : undefined;
+    // a light group's parts go with its rows (ConversionGroup.newDimensions); a bulk's first, in
+    // statements of their own: its transaction is long, and a GET that needs one of the same new
+    // parts would wait for it to commit
+    const withRows = newDimensions && light ? newDimensions : undefined;
     if (newDimensions && !withRows) await this.saveDimensions(newDimensions, light, slice);
     const group = await this.columns(items, projects, Date.now(), slice, withRows);
     const sent = () => {

@@ -31,7 +31,6 @@ export class PostgresDialect implements Dialect {
   readonly kind = "postgres" as const;
   readonly groupRows = 50_000;
   readonly concurrentWrites = true;
-  readonly dimensionsWithLightRows = true;
   readonly pool: pg.Pool;
   private readonly schema: string;
 

@@ -413,19 +413,31 @@ export class SqliteDialect implements Dialect {
   async saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]> {
     const writer = this.liveWriter();
     if (writer && dims.length > SMALL_WRITE_ROWS) return writer.saveDimensions(table, dims);
+    return this.db.transaction(() => this.insertDimensions(table, dims)).immediate();
+  }
+
+  /** the ids of `dims`, saving those not saved yet (inside a transaction) */
+  private insertDimensions(table: DimensionTable, dims: Dimension[]): number[] {
     const [insert, select] = table === "locations" ? [this.stmt.insertLocation, this.stmt.locationId] : [this.stmt.insertNetwork, this.stmt.networkId];
     // a row added is its own rowid; only a part another request saved first is looked up
-    return this.db.transaction(() =>
-      dims.map((dim) => {
-        const added = insert.run(dim.hash, dim.json);
-        return added.changes ? Number(added.lastInsertRowid) : (select.get(dim.hash) as number);
-      }),
-    ).immediate();
+    return dims.map((dim) => {
+      const added = insert.run(dim.hash, dim.json);
+      return added.changes ? Number(added.lastInsertRowid) : (select.get(dim.hash) as number);
+    });
   }
 
   async writeConversions(group: ConversionGroup, _slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
     const writer = this.liveWriter();
-    if (writer && group.rows.project.length > SMALL_WRITE_ROWS) return writer.writeConversions(group, sent);
+    if (writer && group.rows.project.length > SMALL_WRITE_ROWS) {
+      // the thread takes rows with their parts' ids: the parts first, each table in a transaction of its own
+      const dims = group.newDimensions;
+      if (!dims) return writer.writeConversions(group, sent);
+      const ids = { locations: await this.saveDimensions("locations", dims.locations), networks: await this.saveDimensions("networks", dims.networks) };
+      placeDimensionIds(group, ids);
+      const results = await writer.writeConversions(group, sent);
+      results[0] = { ...results[0]!, dimensionIds: ids };
+      return results;
+    }
     sent?.();
     const { batches, rows } = group;
     const s = this.stmt;
@@ -484,6 +496,10 @@ export class SqliteDialect implements Dialect {
     };
     return this.db.transaction(() => {
       const results: WriteResult[] = new Array(batches.length);
+      // a light group's new parts in its rows' transaction: one commit instead of up to three
+      const dims = group.newDimensions;
+      const dimensionIds = dims && { locations: this.insertDimensions("locations", dims.locations), networks: this.insertDimensions("networks", dims.networks) };
+      if (dimensionIds) placeDimensionIds(group, dimensionIds);
       for (let first = 0; first < batches.length; ) {
         if (batches[first]!.piece) {
           results[first] = writePiece(batches[first]!);
@@ -521,6 +537,7 @@ export class SqliteDialect implements Dialect {
         }
         first = last + 1;
       }
+      if (dimensionIds) results[0] = { ...results[0]!, dimensionIds };
       return results;
     }).immediate();
   }
@@ -631,4 +648,14 @@ type RawRow = Omit<ConversionRow, "unique_id"> & { unique_id: Buffer };
 
 function fromRaw(row: RawRow): ConversionRow {
   return { ...row, unique_id: blobToUuid(row.unique_id) };
+}
+
+/** puts the saved parts' ids in place of the placeholders (ConversionGroup.newDimensions) in the group's rows */
+function placeDimensionIds({ rows }: ConversionGroup, ids: Record<DimensionTable, number[]>): void {
+  for (let i = 0; i < rows.location.length; i++) {
+    const location = rows.location[i]!;
+    if (location < 0) rows.location[i] = ids.locations[-location - 1]!;
+    const network = rows.network[i]!;
+    if (network < 0) rows.network[i] = ids.networks[-network - 1]!;
+  }
 }
