@@ -5,11 +5,12 @@
  * other threads) and the longest event-loop stall during the commits.
  *
  *   npx tsx bench/storage-commit-cpu.ts [--backend sqlite|postgres] [--fill 100000] [--commits 20] [--writer-thread]
- *     [--rows 5000] [--together 1]
+ *     [--rows 5000] [--together 1] [--new-networks 0]
  *
  * --rows 1 --together 25 --commits 400 is GET /convert's shape instead: 25 one-row commits
  * submitted at once (group commit makes them one group), 400 times; the figures are then per
- * group of 25.
+ * group of 25. --new-networks 0.7: that share of the measured rows brings a network part not
+ * stored yet, as most GETs of random addresses do.
  *
  * The store is filled to --fill rows first (the random ip index makes a commit grow with the
  * table), then --commits batches of 5000 are committed one after the other and measured.
@@ -23,6 +24,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { newPartToken } from "../server/geo/engine/part-tokens.js";
 import { createStorage } from "../server/storage/index.js";
 import type { NewConversion } from "../server/storage/types.js";
 import { sampleConversionWithParts } from "../test/helpers/sample-conversions.js";
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     "writer-thread": { type: "boolean", default: false },
     rows: { type: "string", default: "5000" },
     together: { type: "string", default: "1" },
+    "new-networks": { type: "string", default: "0" },
   },
 });
 const BATCH = 5000;
@@ -43,8 +46,14 @@ const schema = `ipatlas_cpu_${randomBytes(4).toString("hex")}`;
 const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-cpu-"));
 const storage = await createStorage(values.backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir, sqliteWriterThread: values["writer-thread"] });
 
-function batch(rows = BATCH): NewConversion[] {
-  return Array.from({ length: rows }, () => sampleConversionWithParts(0.2));
+function batch(rows = BATCH, newNetworks = 0): NewConversion[] {
+  return Array.from({ length: rows }, () => (Math.random() < newNetworks ? withNewNetwork(sampleConversionWithParts(0.2)) : sampleConversionWithParts(0.2)));
+}
+
+let nextAsn = 4_200_000_000;
+function withNewNetwork(conversion: NewConversion): NewConversion {
+  const asn = nextAsn++;
+  return { ...conversion, data: { ...conversion.data!, asn: { number: asn, name: `Network ${asn}` } }, parts: { ...conversion.parts!, network: newPartToken() } };
 }
 
 try {
@@ -57,7 +66,7 @@ try {
   const busy: number[] = [];
   const stalls: number[] = [];
   for (let i = 0; i < Number(values.commits); i++) {
-    const groups = Array.from({ length: Number(values.together) }, () => batch(Number(values.rows)));
+    const groups = Array.from({ length: Number(values.together) }, () => batch(Number(values.rows), Number(values["new-networks"])));
     // the longest gap between two ticks of a 1 ms timer: how long nothing else could run
     let last = performance.now();
     let stall = 0;
