@@ -432,7 +432,8 @@ export class SqliteDialect implements Dialect {
       // the thread takes rows with their parts' ids: the parts first, each table in a transaction of its own
       const dims = group.newDimensions;
       if (!dims) return writer.writeConversions(group, sent);
-      const ids = { locations: await this.saveDimensions("locations", dims.locations), networks: await this.saveDimensions("networks", dims.networks) };
+      const save = async (table: DimensionTable) => (dims[table].length ? this.saveDimensions(table, dims[table]) : []);
+      const ids = { locations: await save("locations"), networks: await save("networks") };
       placeDimensionIds(group, ids);
       const results = await writer.writeConversions(group, sent);
       results[0] = { ...results[0]!, dimensionIds: ids };
