@@ -58,6 +58,14 @@ export interface GroupBatch {
 }
 
 /**
+ * Two batches that count against one quota (project, month, limit), neither a bulk's piece: a run
+ * of them fits the quota as a whole exactly when each fits in turn, so a dialect may reserve and
+ * number them as one.
+ */
+export const sameQuota = (a: GroupBatch, b: GroupBatch): boolean =>
+  !a.piece && !b.piece && a.project === b.project && a.period === b.period && a.limit === b.limit;
+
+/**
  * The rest of a bulk that may be written in several transactions (Dialect.yieldingRows): the
  * dialect writes as much of it as it can before another request is waiting, and says how much.
  * The first piece reserves the quota of all the bulk's rows and numbers them; if it does not
@@ -173,7 +181,8 @@ export interface Dialect {
   usage(project: number, period: string): Promise<number>;
   /**
    * stores the parts not stored yet (content-addressed: a duplicate is a no-op); their ids in
-   * order. The core passes them in key order, so concurrent writers lock them in one order. `slice`: the core's time slice for this group, for work on the main thread before the
+   * order. The core passes them in key order, so concurrent writers lock them in one order.
+   * `slice`: the core's time slice for this group, for work on the main thread before the
    * statement goes out (PostgreSQL's array literals), so it does not start a fresh one.
    */
   saveDimensions(table: DimensionTable, dims: Dimension[], slice?: TimeSlice): Promise<number[]>;

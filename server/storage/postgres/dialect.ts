@@ -8,7 +8,7 @@
  */
 import type pg from "pg";
 import type { Plan } from "../../../lib/schemas/api.js";
-import { acceptedColumns, type ConversionColumns, type ConversionGroup, type Dialect, type DimensionTable, type GroupBatch, type KeyAuthRows, type PageSource, type WriteResult } from "../dialect.js";
+import { acceptedColumns, sameQuota, type ConversionColumns, type ConversionGroup, type Dialect, type DimensionTable, type GroupBatch, type KeyAuthRows, type PageSource, type WriteResult } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
@@ -254,7 +254,7 @@ export class PostgresDialect implements Dialect {
    */
   private async writeAsOneBatch(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[] | null> {
     const [first, ...rest] = group.batches;
-    if (!rest.every((b) => b.project === first!.project && b.period === first!.period && b.limit === first!.limit)) return null;
+    if (!rest.every((b) => sameQuota(first!, b))) return null;
     const rows = group.rows.project.length;
     const whole = await this.writeOneBatch({ ...group, batches: [{ ...first!, start: 0, end: rows }] }, slice, sent);
     // one batch refused is refused; several may still fit one by one

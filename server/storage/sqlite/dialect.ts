@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Plan } from "../../../lib/schemas/api.js";
-import type { ConversionGroup, Dialect, DimensionTable, GroupBatch, KeyAuthRows, PageSource, ResumedPiece, WriteResult } from "../dialect.js";
+import { sameQuota, type ConversionGroup, type Dialect, type DimensionTable, type GroupBatch, type KeyAuthRows, type PageSource, type ResumedPiece, type WriteResult } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
@@ -106,8 +106,6 @@ export function connectSqlite(options: SqliteOptions): SqliteDialect {
   }
   return new SqliteDialect(db, options);
 }
-
-const sameQuota = (a: GroupBatch, b: GroupBatch) => !a.piece && !b.piece && a.project === b.project && a.period === b.period && a.limit === b.limit;
 
 /** the rows of a project's open bulks; `?` is the lowest first_id among them, which most rows are below */
 const HIDE_OPEN_BULKS = `(c.id < ? OR NOT EXISTS (SELECT 1 FROM open_bulks b
