@@ -94,7 +94,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   const deps: AppDeps = { storage, engine, config, keys, services, log, metrics, converter };
   const app = createApp(deps);
   const fastGet = createFastGet(deps);
-  await warmUp(app, engine);
+  await warmUp({ app, engine, fastPath: createFastGet({ ...deps, metrics: undefined, config: { ...config, accessLog: false } }).handle, limits: config.limits });
   // stale warnings, and the data update schedule (docs/data.md "Updates")
   const upkeep = startUpkeep({ engine, dataDir: config.dataDir, cityDb: config.cityDb, asnDb: config.asnDb, settings: config.update, log });
 

@@ -107,7 +107,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     registry,
     middleware() {
       return async (c, next) => {
-        // only what came over the network: the start-up warm-up (warm-up.ts) calls app.request()
+        // only what came over the network: the start-up warm-up (warm-up.ts) gives the app its requests without the Node request, as app.request() does
         if (!(c.env as { incoming?: unknown } | undefined)?.incoming) return next();
         const started = performance.now();
         await next();

@@ -59,7 +59,7 @@ function socketAddress(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string | nu
 export function accessLog(options: AccessLogOptions): MiddlewareHandler<AppEnv> {
   const { log } = options;
   return async (c, next) => {
-    // only what came over the network: the start-up warm-up (warm-up.ts) calls app.request()
+    // only what came over the network: the start-up warm-up (warm-up.ts) gives the app its requests without the Node request, as app.request() does
     if (!(c.env as { incoming?: unknown } | undefined)?.incoming) return next();
     const started = performance.now();
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;

@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "./app.js";
+import { loadConfig } from "./config.js";
+import { createFastGet } from "./convert/fast-get.js";
+import { createLogger } from "./logger.js";
+import { startServer, type RunningServer } from "./serve.js";
+import { warmUp } from "./warm-up.js";
+
+const CITY = join(import.meta.dirname, "../test/fixtures/maxmind/GeoIP2-City-Test.mmdb");
+
+let dir: string;
+let server: RunningServer;
+const logged: Array<Record<string, unknown>> = [];
+const requestLines = () => logged.filter((line) => line.msg === "request");
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "ipatlas-warm-up-"));
+  const env = { IPATLAS_DATA_DIR: dir, IPATLAS_CITY_DB: CITY, IPATLAS_METRICS: "1", IPATLAS_LOG_LEVEL: "info" };
+  const config = loadConfig({ ...env, IPATLAS_PORT: "0", IPATLAS_HOST: "127.0.0.1" });
+  server = await startServer(config, env, () => {}, createLogger("info", (line) => logged.push(JSON.parse(line))));
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("warm-up", () => {
+  it("leaves no trace of its requests: no access line, no request counted", async () => {
+    expect(requestLines()).toEqual([]);
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).not.toMatch(/ipatlas_http_requests_total\{[^}]*route="\/(convert|healthz)"/);
+  });
+
+  it("sends its requests over HTTP through the fast path and the app, on a server of its own", async () => {
+    const { deps } = server;
+    const linesBefore = requestLines().length;
+    const fast = createFastGet({ ...deps, metrics: undefined, config: { ...deps.config, accessLog: false } });
+    let seen = 0;
+    const answered = await warmUp({
+      app: createApp(deps),
+      engine: deps.engine,
+      fastPath: (req, res, next) => (seen++, fast.handle(req, res, next)),
+      limits: deps.config.limits,
+      budgetMs: 50,
+    });
+    expect(answered).toBeGreaterThan(8);
+    expect(seen).toBe(answered);
+    expect(requestLines()).toHaveLength(linesBefore);
+  });
+});
