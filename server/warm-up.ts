@@ -31,7 +31,7 @@ const CONNECTIONS = 8;
 
 /** Resolves with the number of requests answered. */
 export async function warmUp(options: WarmUpOptions): Promise<number> {
-  const { app, engine, budgetMs = 150 } = options;
+  const { app, engine, budgetMs = 100 } = options;
   engine.warmUp(budgetMs);
   const { server } = createHttpServer({
     fetch: (request) => app.fetch(request),
