@@ -8,10 +8,10 @@ import { MESSAGES } from "../../lib/schemas/messages.js";
 import { applySelect, parseSelect } from "../../lib/select/index.js";
 import type { IpObjectPath } from "../../lib/schemas/ip-object.js";
 import type { AppDeps, AppEnv } from "../app-types.js";
-import { ApiError, reply, replyJsonText } from "../middleware/envelope.js";
+import { ApiError, reply } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { API_ROUTES } from "./api-routes.js";
-import { conversionDataJson, parseIpSearch } from "../storage/index.js";
+import { parseIpSearch } from "../storage/index.js";
 import type { StoredConversion } from "../storage/types.js";
 import { storableText } from "../convert/convert-and-store.js";
 
@@ -23,16 +23,15 @@ function selectFrom(c: Context<AppEnv>): IpObjectPath[] | null {
   return parsed.paths;
 }
 
-/**
- * A conversion as the JSON text of docs/api.md#the-conversion-object, `data` cut to `select`. Text,
- * not an object for `c.json`: a whole stored Ip object is written from its stored texts without
- * being decoded (storage's conversionDataJson).
- */
-const conversionJson = (conversion: StoredConversion, select: IpObjectPath[] | null): string => {
-  const data = select === null ? conversionDataJson(conversion) : JSON.stringify(applySelect(conversion.data, select));
-  const { id, uniqueId, status, startedAt, completedAt, createdAt } = conversion;
-  return `{"id":${id},"uniqueId":${JSON.stringify(uniqueId)},"data":${data},"status":${JSON.stringify(status)},"startedAt":${JSON.stringify(startedAt)},"completedAt":${JSON.stringify(completedAt)},"createdAt":${JSON.stringify(createdAt)}}`;
-};
+const present = (conversion: StoredConversion, select: IpObjectPath[] | null) => ({
+  id: conversion.id,
+  uniqueId: conversion.uniqueId,
+  data: applySelect(conversion.data, select),
+  status: conversion.status,
+  startedAt: conversion.startedAt,
+  completedAt: conversion.completedAt,
+  createdAt: conversion.createdAt,
+});
 
 /** A non-negative integer query value, or the default when absent/empty; 400 naming it otherwise. */
 function integerParam(c: Context<AppEnv>, name: string, fallback: number, min: number, max: number, message: string): number {
@@ -55,7 +54,7 @@ export function conversionRoutes(deps: AppDeps): Hono<AppEnv> {
     const select = selectFrom(c);
     const conversion = await deps.storage.getConversion(projectId(c), id.toLowerCase());
     if (!conversion) return reply(c, 200, MESSAGES.conversionNotFound, null);
-    return replyJsonText(c, 200, MESSAGES.success, conversionJson(conversion, select));
+    return reply(c, 200, MESSAGES.success, present(conversion, select));
   });
 
   app.post(API_ROUTES.getConversions.path, jsonBody(), async (c) => {
@@ -69,7 +68,7 @@ export function conversionRoutes(deps: AppDeps): Hono<AppEnv> {
     const select = selectFrom(c);
     const unique = [...new Set((ids as string[]).map((id) => id.toLowerCase()))];
     const conversions = await deps.storage.getConversions(projectId(c), unique);
-    return replyJsonText(c, 200, MESSAGES.success, `{"conversions":[${conversions.map((conversion) => conversionJson(conversion, select)).join(",")}]}`);
+    return reply(c, 200, MESSAGES.success, { conversions: conversions.map((conversion) => present(conversion, select)) });
   });
 
   app.get(API_ROUTES.listConversions.path, async (c) => {
@@ -83,9 +82,11 @@ export function conversionRoutes(deps: AppDeps): Hono<AppEnv> {
       limit,
       ip: ipSearch ? parseIpSearch(ipSearch) : undefined,
     });
-    const conversions = result.conversions.map((conversion) => conversionJson(conversion, select)).join(",");
-    const hasMore = offset + result.conversions.length < result.totalCount;
-    return replyJsonText(c, 200, MESSAGES.success, `{"conversions":[${conversions}],"hasMore":${hasMore},"totalCount":${result.totalCount}}`);
+    return reply(c, 200, MESSAGES.success, {
+      conversions: result.conversions.map((conversion) => present(conversion, select)),
+      hasMore: offset + result.conversions.length < result.totalCount,
+      totalCount: result.totalCount,
+    });
   });
 
   return app;

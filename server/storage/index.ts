@@ -11,7 +11,6 @@ import type { Storage } from "./types.js";
 export type { Storage } from "./types.js";
 export { SqlStorage, type WriteTurn } from "./sql-storage.js";
 export { parseIpSearch } from "./ip-bytes.js";
-export { conversionDataJson } from "./rows.js";
 export { StorageConfigError } from "./postgres/connect.js";
 
 export interface StorageOptions {

@@ -1,16 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parseIp } from "../../lib/ip/parse.js";
 import { bareIpObject } from "../../lib/schemas/ip-object.js";
-import { decodeRecord, encodeRecord, recordJson, type EncodedRecord } from "./record-codec.js";
+import { decodeRecord, encodeRecord, type EncodedRecord } from "./record-codec.js";
 import { sampleIpObject } from "../../test/helpers/sample-conversions.js";
 
-/** the decoded object, after checking that recordJson writes its exact JSON text */
-const roundTrip = (record: EncodedRecord, startedAt: number) => {
-  const columns = { ...record, locationJson: record.location.json, networkJson: record.network.json };
-  const decoded = decodeRecord(columns, startedAt);
-  expect(recordJson(columns, startedAt)).toBe(JSON.stringify(decoded));
-  return decoded;
-};
+const roundTrip = (record: EncodedRecord, startedAt: number) =>
+  decodeRecord({ ...record, locationJson: record.location.json, networkJson: record.network.json }, startedAt);
 
 describe("record codec", () => {
   const startedAt = Date.parse("2026-11-22T03:04:05.678Z");

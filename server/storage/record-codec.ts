@@ -238,39 +238,6 @@ export function decodeRecord(row: StoredColumns, startedAt: number): IpObject {
   };
 }
 
-/** where a stored location text (time_now always null) takes the row's time_now */
-const TIME_NOW_GAP = '"time_now":null';
-
-/**
- * `JSON.stringify(decodeRecord(row, startedAt))`, written from the stored texts without parsing
- * them: a list page's rows are answered as text (routes/conversions.ts), and parsing each row's
- * location and network only to serialise them again cost a list request about a fifth of its CPU
- * (docs/performance.md). The stored texts are JSON.stringify's own output of `{is_eu, continent}`
- * and `{registered_country, asn}`, so their members are what the decoded object's serialisation
- * would write; `"time_now":null` can only be the key itself (a `"` inside a string is escaped).
- * Anything else (a row with `extra`, a text of another shape) takes the decoding path.
- */
-export function recordJson(row: StoredColumns, startedAt: number): string {
-  const location = row.locationJson ?? '{"is_eu":null,"continent":null}';
-  const network = row.networkJson ?? '{"registered_country":null,"asn":null}';
-  if (row.extra !== null || !location.startsWith('{"is_eu":') || !network.startsWith('{"registered_country":')) {
-    return JSON.stringify(decodeRecord(row, startedAt));
-  }
-  let members = location.slice(1, -1);
-  const gap = members.indexOf(TIME_NOW_GAP);
-  if (gap !== -1) {
-    const after = gap + TIME_NOW_GAP.length;
-    if (members.includes(TIME_NOW_GAP, after)) return JSON.stringify(decodeRecord(row, startedAt));
-    members = `${members.slice(0, gap)}"time_now":${JSON.stringify(formatTimeNow(row, startedAt))}${members.slice(after)}`;
-  } else if (members.includes('"timezone":{')) {
-    return JSON.stringify(decodeRecord(row, startedAt));
-  }
-  const type = row.ipKey === null ? null : keyType(row.ipKey);
-  const completion = completionFrom(row.completionUs);
-  const completionJson = completion === null ? "null" : `{"miliseconds":${completion.miliseconds},"seconds":${completion.seconds}}`;
-  return `{"ip":${JSON.stringify(row.ip)},"type":${JSON.stringify(type)},${members},${network.slice(1, -1)},"completion_time":${completionJson}}`;
-}
-
 function withoutTimeNow(continent: IpObject["continent"]): IpObject["continent"] {
   const country = continent?.country;
   const city = country?.city;

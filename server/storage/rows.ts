@@ -3,8 +3,7 @@
  * their mapping to the interface types, so SQLite and PostgreSQL return identical objects.
  */
 import type { Plan } from "../../lib/schemas/api.js";
-import type { IpObject } from "../../lib/schemas/ip-object.js";
-import { decodeRecord, recordJson, statusFromCode, type StoredColumns } from "./record-codec.js";
+import { decodeRecord, statusFromCode } from "./record-codec.js";
 import type { ApiKey, KeyKind, Project, StoredConversion, Website } from "./types.js";
 
 export interface ProjectRow {
@@ -84,42 +83,29 @@ export function toWebsite(row: WebsiteRow): Website {
   return { id: row.id, projectId: row.project_id, origin: row.origin, createdAt: iso(row.created_at) };
 }
 
-/** the columns each conversion read here was decoded from, for `conversionDataJson` */
-const readFrom = new WeakMap<StoredConversion, { columns: StoredColumns; startedAt: number }>();
-
 export function toConversion(row: ConversionRow): StoredConversion {
-  const columns: StoredColumns = {
-    ip: row.ip,
-    ipKey: row.ip_key,
-    locationJson: row.location_json,
-    networkJson: row.network_json,
-    tzOffset: row.tz_offset,
-    timeShift: row.time_shift,
-    completionUs: row.completion_us,
-    extra: row.extra,
-  };
-  const startedAt = row.started_at;
-  let data: IpObject | undefined;
-  const conversion: StoredConversion = {
+  const data = decodeRecord(
+    {
+      ip: row.ip,
+      ipKey: row.ip_key,
+      locationJson: row.location_json,
+      networkJson: row.network_json,
+      tzOffset: row.tz_offset,
+      timeShift: row.time_shift,
+      completionUs: row.completion_us,
+      extra: row.extra,
+    },
+    row.started_at,
+  );
+  return {
     id: row.seq,
     uniqueId: row.unique_id,
     status: statusFromCode(row.status),
-    // decoded on first use: a page answered as JSON text (conversionDataJson) never needs it
-    get data() {
-      return (data ??= decodeRecord(columns, startedAt));
-    },
-    startedAt: iso(startedAt),
-    completedAt: row.completed_ms === null ? null : iso(startedAt + row.completed_ms),
-    createdAt: iso(startedAt + row.created_ms),
+    data,
+    startedAt: iso(row.started_at),
+    completedAt: row.completed_ms === null ? null : iso(row.started_at + row.completed_ms),
+    createdAt: iso(row.started_at + row.created_ms),
   };
-  readFrom.set(conversion, { columns, startedAt });
-  return conversion;
-}
-
-/** `JSON.stringify(conversion.data)`, from the stored texts when the conversion was read here (recordJson) */
-export function conversionDataJson(conversion: StoredConversion): string {
-  const read = readFrom.get(conversion);
-  return read ? recordJson(read.columns, read.startedAt) : JSON.stringify(conversion.data);
 }
 
 /** Keeps the first of each id, in the order asked. */
