@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { loadConfig } from "./config.js";
 import { createFastGet } from "./convert/fast-get.js";
 import { createLogger } from "./logger.js";
 import { startServer, type RunningServer } from "./serve.js";
-import { warmUp } from "./warm-up.js";
+import { openScratchStore, SCRATCH_PREFIX, warmUp } from "./warm-up.js";
 
 const CITY = join(import.meta.dirname, "../test/fixtures/maxmind/GeoIP2-City-Test.mmdb");
 
@@ -39,7 +39,7 @@ describe("warm-up", () => {
     const linesBefore = requestLines().length;
     const fast = createFastGet({ ...deps, metrics: undefined, config: { ...deps.config, accessLog: false } });
     let seen = 0;
-    const answered = await warmUp({
+    const { answered, stored } = await warmUp({
       app: createApp(deps),
       engine: deps.engine,
       fastPath: (req, res, next) => (seen++, fast.handle(req, res, next)),
@@ -47,7 +47,31 @@ describe("warm-up", () => {
       budgetMs: 50,
     });
     expect(answered).toBeGreaterThan(8);
+    expect(stored).toBe(0);
     expect(seen).toBe(answered);
     expect(requestLines()).toHaveLength(linesBefore);
+  });
+
+  it("stores conversions on a throwaway store only, which it then deletes", async () => {
+    const { deps } = server;
+    const scratches = () => readdirSync(tmpdir()).filter((name) => name.startsWith(SCRATCH_PREFIX));
+    const before = scratches();
+    const projects = await deps.services.listProjects();
+    const scratch = await openScratchStore(deps);
+    expect(scratches()).toHaveLength(before.length + 1);
+    let result;
+    try {
+      result = await warmUp({ app: createApp(deps), engine: deps.engine, fastPath: scratch.fastPath, limits: deps.config.limits, budgetMs: 50, storedKey: scratch.key });
+    } finally {
+      await scratch.close();
+    }
+    expect(result.stored).toBeGreaterThan(2);
+    expect(result.answered).toBeGreaterThan(result.stored);
+    expect(scratches()).toEqual(before);
+    // the operator's store: the same projects, and not one conversion in any of them
+    expect(await deps.services.listProjects()).toEqual(projects);
+    for (const project of projects) {
+      expect((await deps.storage.listConversions({ projectId: project.id, offset: 0, limit: 1 })).totalCount).toBe(0);
+    }
   });
 });
