@@ -44,6 +44,9 @@ export interface WarmUpResult {
   stored: number;
 }
 
+/** the start of the scratch store's directory name, in the system's temporary directory */
+export const SCRATCH_PREFIX = "ipatlas-scratch-";
+
 export interface ScratchStore {
   /** the fast GET path over the scratch store, without access log or metrics */
   fastPath: HttpServerOptions["fastPath"];
@@ -85,8 +88,6 @@ export async function openScratchStore(deps: AppDeps): Promise<ScratchStore> {
 
 /** connections the requests are spread over: the server sees them interleaved, as under load */
 const CONNECTIONS = 8;
-/** the scratch store's temporary directory, under the system's temporary directory */
-export const SCRATCH_PREFIX = "ipatlas-scratch-";
 
 export async function warmUp(options: WarmUpOptions): Promise<WarmUpResult> {
   const { app, engine, budgetMs = 100 } = options;
