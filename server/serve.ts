@@ -27,7 +27,7 @@ import { ensureWebBuilds } from "./web-builds.js";
 import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";
 import { join } from "node:path";
 import { startUpkeep } from "./geo/update/upkeep.js";
-import { openScratchStore, warmUp } from "./warm-up.js";
+import { warmUpServer } from "./warm-up.js";
 import { createConverter } from "./convert/converter.js";
 import { createFastGet, type FastGet } from "./convert/fast-get.js";
 
@@ -94,16 +94,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   const deps: AppDeps = { storage, engine, config, keys, services, log, metrics, converter };
   const app = createApp(deps);
   const fastGet = createFastGet(deps);
-  // the stored path is warmed on SQLite only: a throwaway PostgreSQL schema is not ours to make
-  const scratch = config.databaseUrl
-    ? null
-    : await openScratchStore(deps).catch((error: unknown) => (log.debug("warm-up: no scratch store; the stored path starts cold", { error }), null));
-  try {
-    const fastPath = scratch?.fastPath ?? createFastGet({ ...deps, metrics: undefined, config: { ...config, accessLog: false } }).handle;
-    await warmUp({ app, engine, fastPath, limits: config.limits, storedKey: scratch?.key });
-  } finally {
-    await scratch?.close();
-  }
+  await warmUpServer(app, deps);
   // stale warnings, and the data update schedule (docs/data.md "Updates")
   const upkeep = startUpkeep({ engine, dataDir: config.dataDir, cityDb: config.cityDb, asnDb: config.asnDb, settings: config.update, log });
 

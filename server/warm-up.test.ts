@@ -4,10 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app.js";
 import { loadConfig } from "./config.js";
-import { createFastGet } from "./convert/fast-get.js";
 import { createLogger } from "./logger.js";
 import { startServer, type RunningServer } from "./serve.js";
-import { openScratchStore, SCRATCH_PREFIX, warmUp } from "./warm-up.js";
+import { openScratchStore, quietFastPath, SCRATCH_PREFIX, warmUp } from "./warm-up.js";
 
 const CITY = join(import.meta.dirname, "../test/fixtures/maxmind/GeoIP2-City-Test.mmdb");
 
@@ -37,12 +36,12 @@ describe("warm-up", () => {
   it("sends its requests over HTTP through the fast path and the app, on a server of its own", async () => {
     const { deps } = server;
     const linesBefore = requestLines().length;
-    const fast = createFastGet({ ...deps, metrics: undefined, config: { ...deps.config, accessLog: false } });
+    const fast = quietFastPath(deps);
     let seen = 0;
     const { answered, stored } = await warmUp({
       app: createApp(deps),
       engine: deps.engine,
-      fastPath: (req, res, next) => (seen++, fast.handle(req, res, next)),
+      fastPath: (req, res, next) => (seen++, fast(req, res, next)),
       limits: deps.config.limits,
       budgetMs: 50,
     });

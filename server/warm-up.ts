@@ -4,7 +4,7 @@
  * its own on a port of its own, built from the same parts as the real one: Node's HTTP parser and
  * response, the fast GET path, Hono and the middlewares, the envelope. A refused key and
  * /healthz need no key; on SQLite a third of the requests are stored GET /convert answers, made
- * on a throwaway store (`openScratchStore`) so that the operator's store gets no row and no
+ * on a throwaway store (`openScratchStore`; `warmUpServer` decides) so that the operator's store gets no row and no
  * quota is spent. Neither kind is logged or counted (the app sees its requests without the Node
  * request, as it sees `app.request`; the fast path is made without access log and metrics).
  * Bounded in time, so a slow machine does not start much later. Time zone formatters are left to
@@ -19,8 +19,8 @@ import type { GeoEngine } from "./geo/types.js";
 import type { AppDeps, AppEnv } from "./app-types.js";
 import type { ServerLimits } from "./config.js";
 import { createHttpServer, type HttpServerOptions } from "./http-server/index.js";
-import { createStorage } from "./storage/index.js";
-import { createKeyService } from "./keys/auth-cache.js";
+import { createStorage, type Storage } from "./storage/index.js";
+import { createKeyService, type KeyService } from "./keys/auth-cache.js";
 import { createAdminServices } from "./services/index.js";
 import { createConverter } from "./convert/converter.js";
 import { createFastGet } from "./convert/fast-get.js";
@@ -57,32 +57,53 @@ export interface ScratchStore {
 }
 
 /**
+ * The fast GET path over `deps` as the warm-up uses it: without access log and metrics, so its
+ * answers are neither logged nor counted.
+ */
+export function quietFastPath(deps: AppDeps): NonNullable<HttpServerOptions["fastPath"]> {
+  return createFastGet({ ...deps, metrics: undefined, config: { ...deps.config, accessLog: false } }).handle;
+}
+
+/**
  * A throwaway SQLite store in a temporary directory, with the server's own engine and settings,
  * so that the warm-up's requests can take the stored path (key, conversion, group commit, the
  * rows' encoding and insert) without writing a row or spending a quota in the operator's store.
  */
 export async function openScratchStore(deps: AppDeps): Promise<ScratchStore> {
   const dir = mkdtempSync(join(tmpdir(), SCRATCH_PREFIX));
+  const opened: { storage?: Storage; keys?: KeyService } = {};
+  const close = async () => {
+    await opened.keys?.close();
+    await opened.storage?.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
-    const storage = await createStorage({ dataDir: dir, sqliteWriterThread: false });
-    const keys = createKeyService(storage, { pollMs: 60_000 });
+    const storage = (opened.storage = await createStorage({ dataDir: dir, sqliteWriterThread: false }));
+    const keys = (opened.keys = createKeyService(storage, { pollMs: 60_000 }));
     const services = createAdminServices(storage, () => keys.invalidate());
     const { secretKey } = await services.createProject({ name: "warm-up", plan: "scale" });
     const converter = createConverter({ storage, engine: deps.engine });
-    const config = { ...deps.config, accessLog: false };
-    const fastGet = createFastGet({ ...deps, storage, keys, services, converter, config, metrics: undefined });
-    return {
-      fastPath: fastGet.handle,
-      key: secretKey,
-      close: async () => {
-        await keys.close();
-        await storage.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
+    return { fastPath: quietFastPath({ ...deps, storage, keys, services, converter }), key: secretKey, close };
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    await close();
     throw error;
+  }
+}
+
+/**
+ * The warm-up `serve` runs before listening: on SQLite with a scratch store for the stored path;
+ * on PostgreSQL, or when no scratch store can be made, with the keyless requests only (a
+ * throwaway PostgreSQL schema is not ours to make).
+ */
+export async function warmUpServer(app: Hono<AppEnv>, deps: AppDeps): Promise<WarmUpResult> {
+  const scratch = deps.config.databaseUrl
+    ? null
+    : await openScratchStore(deps).catch((error: unknown) => (deps.log.debug("warm-up: no scratch store; the stored path starts cold", { error }), null));
+  try {
+    const fastPath = scratch?.fastPath ?? quietFastPath(deps);
+    return await warmUp({ app, engine: deps.engine, fastPath, limits: deps.config.limits, storedKey: scratch?.key });
+  } finally {
+    await scratch?.close();
   }
 }
 
