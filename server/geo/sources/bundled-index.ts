@@ -4,7 +4,7 @@
  * the format version, so an upgrade of either package (or of this format) rebuilds it; a warm
  * start is one file read and a few typed-array views.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RangeTable, RangeTableBuilder } from "./range-table.js";
 import { splitCsvLine } from "./csv-line.js";
@@ -40,7 +40,7 @@ export function loadBundledIndex(dataDir: string, log: Logger): BundledIndex {
   const fileName = `${FILE_PREFIX}${FORMAT}-${asnPackage.version}-${countryPackage.version}.bin`;
   const path = join(dir, fileName);
   try {
-    return { ...decode(readFileSync(path)), asnPackage, countryPackage };
+    return { ...decodeFile(path), asnPackage, countryPackage };
   } catch {
     // Missing or unreadable: build it below.
   }
@@ -60,7 +60,7 @@ export function loadBundledIndex(dataDir: string, log: Logger): BundledIndex {
   } catch (error) {
     log.warn(`geo: could not cache the bundled index in ${dir} (${(error as Error).message}); it is rebuilt at each start`);
   }
-  return { ...decode(encoded), asnPackage, countryPackage };
+  return { ...decodeBuffer(encoded), asnPackage, countryPackage };
 }
 
 type IndexData = Omit<BundledIndex, "asnPackage" | "countryPackage">;
@@ -150,9 +150,24 @@ function encode(data: IndexData): Buffer {
   return Buffer.concat([prefix, ...arrays.map((array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength))]);
 }
 
-function decode(file: Buffer): IndexData {
-  const headerLength = file.readUInt32LE(0);
-  const header = JSON.parse(file.toString("utf8", 4, 4 + headerLength)) as {
+/** copies `into.length` bytes from `position` of the encoded index into `into`, or throws */
+type ReadAt = (into: Uint8Array, position: number) => void;
+
+/**
+ * The index from its encoded form of `size` bytes. The body is read straight into one aligned
+ * array, so every section is a view of it without further copies (uint32 is host-endian LE here)
+ * and no second copy of the file is left for the collector: at a warm start that was 15 MB more
+ * RSS at ready whenever no full collection had come first.
+ */
+function decode(size: number, readAt: ReadAt): IndexData {
+  const lengthBytes = Buffer.alloc(4);
+  readAt(lengthBytes, 0);
+  const headerLength = lengthBytes.readUInt32LE(0);
+  const bodyStart = Math.ceil((4 + headerLength) / 4) * 4;
+  if (bodyStart > size || (size - bodyStart) % 4 !== 0) throw new Error("truncated index");
+  const headerBytes = Buffer.alloc(headerLength);
+  readAt(headerBytes, 4);
+  const header = JSON.parse(headerBytes.toString("utf8")) as {
     format: number;
     tables: Record<(typeof SECTIONS)[number], { words: 1 | 4; count: number }>;
     asnNames: string[];
@@ -160,10 +175,8 @@ function decode(file: Buffer): IndexData {
     asnCount: number;
   };
   if (header.format !== FORMAT) throw new Error("format changed");
-  // One aligned copy, so every section is a view without further copies (uint32 is host-endian LE here).
-  const bodyStart = Math.ceil((4 + headerLength) / 4) * 4;
-  const body = new Uint32Array(file.length / 4 - bodyStart / 4);
-  new Uint8Array(body.buffer).set(file.subarray(bodyStart));
+  const body = new Uint32Array((size - bodyStart) / 4);
+  readAt(new Uint8Array(body.buffer), bodyStart);
   let offset = 0;
   const take = (count: number) => {
     const view = body.subarray(offset, offset + count);
@@ -178,4 +191,26 @@ function decode(file: Buffer): IndexData {
   const asnNumbers = take(header.asnCount);
   if (offset !== body.length) throw new Error("truncated index");
   return { ...tables, asnNumbers, asnNames: header.asnNames, countryCodes: header.countryCodes };
+}
+
+function decodeBuffer(file: Buffer): IndexData {
+  return decode(file.length, (into, position) => {
+    if (position + into.length > file.length) throw new Error("truncated index");
+    into.set(file.subarray(position, position + into.length));
+  });
+}
+
+function decodeFile(path: string): IndexData {
+  const fd = openSync(path, "r");
+  try {
+    return decode(fstatSync(fd).size, (into, position) => {
+      for (let done = 0; done < into.length; ) {
+        const read = readSync(fd, into, done, into.length - done, position + done);
+        if (read === 0) throw new Error("truncated index");
+        done += read;
+      }
+    });
+  } finally {
+    closeSync(fd);
+  }
 }
