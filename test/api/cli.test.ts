@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { join } from "node:path";
-import { rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { backendNames, createBackend, type Backend } from "../helpers/backends.js";
 import { makeDataDir, ROOT, runCli } from "../helpers/server.js";
 
@@ -108,5 +108,41 @@ describe.each(backendNames)("ipatlas CLI (%s)", (backendName) => {
     const origin = await raw("website", "add", "--project", (await cli("project", "create", "--name", "o")).project.id, "--origin", "ftp://x.test");
     expect(origin.code).toBe(2);
     expect(origin.stderr).toMatch(/scheme/);
+  }, SLOW);
+});
+
+describe("ipatlas compile cache (docs/api.md \"Running\")", () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = makeDataDir();
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  /** `project list` with the system's temporary directory at `tmp`; its projects and the files of the compile cache there */
+  async function listWith(tmp: string, env: NodeJS.ProcessEnv = {}) {
+    const { NODE_COMPILE_CACHE: _dir, NODE_DISABLE_COMPILE_CACHE: _off, ...inherited } = process.env;
+    const { stdout } = await exec(process.execPath, [BIN, "project", "list", "--json", "--data-dir", dataDir], { env: { ...inherited, TMPDIR: tmp, ...env }, cwd: ROOT });
+    const cache = join(tmp, "node-compile-cache");
+    const files = existsSync(cache) ? readdirSync(cache, { recursive: true }).length : 0;
+    return { projects: (JSON.parse(stdout) as { projects: unknown[] }).projects, files };
+  }
+
+  it("keeps the compiled modules in the temporary directory, and nowhere with NODE_DISABLE_COMPILE_CACHE=1", async () => {
+    const kept = join(dataDir, "kept");
+    mkdirSync(kept);
+    expect((await listWith(kept)).files).toBeGreaterThan(50);
+    const off = join(dataDir, "off");
+    mkdirSync(off);
+    expect((await listWith(off, { NODE_DISABLE_COMPILE_CACHE: "1" })).files).toBe(0);
+  }, SLOW);
+
+  it("runs all the same when the cache cannot be written", async () => {
+    const tmp = join(dataDir, "tmp");
+    mkdirSync(tmp);
+    const notADirectory = join(dataDir, "a-file");
+    writeFileSync(notADirectory, "");
+    const run = await listWith(tmp, { NODE_COMPILE_CACHE: join(notADirectory, "cache") });
+    expect(run.projects).toEqual(expect.any(Array));
+    expect(run.files).toBe(0);
   }, SLOW);
 });
