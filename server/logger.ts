@@ -4,9 +4,10 @@
  * stdout stays free for the CLI's JSON. Callers use the small Logger interface below, so the
  * engine and the middlewares do not depend on pino.
  */
+import { createRequire } from "node:module";
 import { Writable } from "node:stream";
 import { pino, type DestinationStream } from "pino";
-import pretty from "pino-pretty";
+import type PinoPretty from "pino-pretty";
 import type { LogFormat, LogLevel } from "./config.js";
 
 export interface Logger {
@@ -32,6 +33,8 @@ export interface LoggerOptions {
 
 function destination(format: LogFormat, write: ((line: string) => void) | undefined): DestinationStream {
   if (format === "pretty") {
+    // loaded here, not at the top: a server logging JSON does not load its ~30 modules at start
+    const pretty = createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
     return pretty({
       colorize: !write && process.stderr.isTTY === true,
       translateTime: "SYS:HH:MM:ss.l",

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { join } from "node:path";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { backendNames, createBackend, type Backend } from "../helpers/backends.js";
 import { makeDataDir, ROOT, runCli } from "../helpers/server.js";
 
@@ -111,7 +112,7 @@ describe.each(backendNames)("ipatlas CLI (%s)", (backendName) => {
   }, SLOW);
 });
 
-describe("ipatlas compile cache (docs/api.md \"Running\")", () => {
+describe("ipatlas start (docs/api.md \"Running\")", () => {
   let dataDir: string;
   beforeAll(() => {
     dataDir = makeDataDir();
@@ -134,6 +135,16 @@ describe("ipatlas compile cache (docs/api.md \"Running\")", () => {
     const off = join(dataDir, "off");
     mkdirSync(off);
     expect((await listWith(off, { NODE_DISABLE_COMPILE_CACHE: "1" })).files).toBe(0);
+  }, SLOW);
+
+  it("loads no PostgreSQL driver, progress bar, API client or log prettifier for a command on SQLite", async () => {
+    const listFile = join(dataDir, "loaded-modules.txt");
+    const { DATABASE_URL: _url, ...inherited } = process.env;
+    const hook = pathToFileURL(join(ROOT, "test/helpers/loaded-modules.mjs")).href;
+    await exec(process.execPath, ["--import", hook, BIN, "project", "list", "--json", "--data-dir", dataDir], { env: { ...inherited, LOADED_MODULES_FILE: listFile }, cwd: ROOT });
+    const loaded = readFileSync(listFile, "utf8").split("\n");
+    expect(loaded.filter((url) => url.endsWith("/server/cli/main.ts"))).toHaveLength(1);
+    for (const name of ["pg", "pino-pretty", "cli-progress", "ky"]) expect(loaded.filter((url) => url.includes(`/node_modules/${name}/`)), name).toEqual([]);
   }, SLOW);
 
   it("runs all the same when the cache cannot be written", async () => {

@@ -1,5 +1,5 @@
 /** ipatlas data update | status (docs/data.md "Updates"). */
-import { SingleBar, Presets } from "cli-progress";
+import type { SingleBar } from "cli-progress";
 import { UsageError, type Command, type CommandContext } from "../command.js";
 import { loadUpdateSettings, UpdateSettingsError, type UpdateSettings } from "../../geo/update/settings.js";
 import type { UpdateReport } from "../../geo/update/updater.js";
@@ -19,9 +19,13 @@ function settingsOf(ctx: CommandContext): UpdateSettings {
   }
 }
 
-/** A bar per download on a terminal; nothing when stderr is piped or the output is JSON. */
-function progressBar(ctx: CommandContext) {
+/**
+ * A bar per download on a terminal; nothing when stderr is piped or the output is JSON.
+ * cli-progress is loaded only then, not at every start of every command.
+ */
+async function progressBar(ctx: CommandContext) {
   if (ctx.json || !process.stderr.isTTY) return { onProgress: undefined, stop() {} };
+  const { SingleBar, Presets } = await import("cli-progress");
   let bar: SingleBar | null = null;
   let current = "";
   return {
@@ -80,7 +84,7 @@ export const dataCommands: Command[] = [
     async run(ctx) {
       const settings = settingsOf(ctx);
       const { updateData } = await import("../../geo/update/updater.js");
-      const progress = progressBar(ctx);
+      const progress = await progressBar(ctx);
       const quiet = () => {};
       let report: UpdateReport;
       try {

@@ -14,7 +14,7 @@ import { createLogger } from "../../logger.js";
 import { EXIT, UsageError, type Command, type CommandContext, type OptionSpec } from "../command.js";
 import { FORMATS, recordFormat, type Format } from "../convert/formats.js";
 import { terminalProgress } from "../convert/progress.js";
-import { engineSource, serverSource, type AddressSource } from "../convert/sources.js";
+import type { AddressSource } from "../convert/sources.js";
 import { convertStream } from "../convert/stream.js";
 
 const sharedOptions: Record<string, OptionSpec> = {
@@ -49,6 +49,8 @@ async function openSource(ctx: CommandContext): Promise<{ source: AddressSource;
     if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new UsageError(`--server must be an http(s) URL, got "${baseUrl}"`);
     const apiKey = typeof ctx.options.key === "string" ? ctx.options.key : ctx.env.IPATLAS_API_KEY;
     if (!apiKey) throw new UsageError("--server needs --key (or IPATLAS_API_KEY): a secret key of the project to count against");
+    // the API client (ky) and the engine are loaded by the command that uses them, not at every start
+    const { serverSource } = await import("../convert/sources.js");
     const source = serverSource({
       baseUrl,
       apiKey,
@@ -69,6 +71,7 @@ async function openSource(ctx: CommandContext): Promise<{ source: AddressSource;
     logger: createLogger(config.logLevel, { write: (line) => ctx.stderr(line), format: config.logFormat ?? (ctx.streams.stderrIsTTY ? "pretty" : "json") }),
     reloadIntervalMs: 3_600_000,
   });
+  const { engineSource } = await import("../convert/sources.js");
   return { source: engineSource(engine), close: () => engine.close() };
 }
 
@@ -81,7 +84,7 @@ async function run(ctx: CommandContext, input: Readable, totalBytes: number | nu
   const paths = fieldsOf(ctx);
   const { source, close } = await openSource(ctx);
   const output = ctx.streams.stdout;
-  const progress = format !== "text" && ctx.streams.stderrIsTTY ? terminalProgress(ctx.streams.stderr, totalBytes) : null;
+  const progress = format !== "text" && ctx.streams.stderrIsTTY ? await terminalProgress(ctx.streams.stderr, totalBytes) : null;
   const onError = () => input.destroy();
   output.on("error", onError);
   try {

@@ -1,10 +1,9 @@
 /**
  * The progress line of `ipatlas convert` on a terminal (cli-progress): share of the input read,
  * addresses done, rate and ETA. Not drawn when stderr is not a terminal, so piped and logged
- * runs stay clean.
+ * runs stay clean. cli-progress is loaded only then, not at every start of every command.
  */
 import type { Writable } from "node:stream";
-import cliProgress from "cli-progress";
 
 export interface Progress {
   /** bytes of input read so far, addresses written so far */
@@ -21,7 +20,8 @@ function durationText(seconds: number): string {
 }
 
 /** `totalBytes` null (stdin): no bar and no ETA, only the count and the rate. */
-export function terminalProgress(stream: Writable, totalBytes: number | null): Progress {
+export async function terminalProgress(stream: Writable, totalBytes: number | null): Promise<Progress> {
+  const { default: cliProgress } = await import("cli-progress");
   const started = performance.now();
   const bar = new cliProgress.SingleBar(
     {

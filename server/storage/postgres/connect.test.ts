@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createStorage } from "../index.js";
-import { StorageConfigError } from "./connect.js";
+import { StorageConfigError } from "../config-error.js";
 
 describe("PostgreSQL connection errors are one clear sentence", () => {
   const open = (databaseUrl: string, extra: { schema?: string; poolSize?: number } = {}) =>

@@ -3,6 +3,7 @@
  * answers, turning every failure into one clear sentence (no stack, no password).
  */
 import pg from "pg";
+import { StorageConfigError } from "../config-error.js";
 
 export interface PostgresOptions {
   url: string;
@@ -10,10 +11,6 @@ export interface PostgresOptions {
   poolSize?: number;
   /** schema for all tables (default: the URL's `?schema=`, else `public`); created if missing */
   schema?: string;
-}
-
-export class StorageConfigError extends Error {
-  override name = "StorageConfigError";
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
