@@ -15,10 +15,12 @@ if (!((major === 22 && minor >= 13) || (major === 24 && minor >= 11) || major > 
 // cache; docs/api.md "Running"): `serve` spends ~7% less CPU before it is ready. It never fails
 // a start: a directory that cannot be written is passed over. Set before the restart below, so
 // that worker threads, `--workers` processes and the restarted `serve` take it from the
-// environment from their first line.
-const { enableCompileCache } = await import("node:module");
-const compileCache = enableCompileCache?.();
-if (compileCache?.directory && process.env.NODE_COMPILE_CACHE === undefined) process.env.NODE_COMPILE_CACHE = compileCache.directory;
+// environment from their first line. An operator's NODE_COMPILE_CACHE is Node's own to apply.
+if (process.env.NODE_COMPILE_CACHE === undefined) {
+  const { enableCompileCache } = await import("node:module");
+  const directory = enableCompileCache?.()?.directory;
+  if (directory) process.env.NODE_COMPILE_CACHE = directory;
+}
 
 // The server runs with a 4 MiB young generation (semi-space): a bulk's short-lived data is then
 // collected in ~1 ms scavenges instead of ~12-27 ms ones, and the peak RSS under 50 clients'
