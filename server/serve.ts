@@ -17,9 +17,7 @@ import { createKeyService } from "./keys/auth-cache.js";
 import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./open-storage.js";
 import { createGeoEngine } from "./geo/engine/engine.js";
-import { createMetrics } from "./metrics/metrics.js";
 import { metricsRoutes } from "./metrics/routes.js";
-import { listenMetrics } from "./metrics/cluster-metrics.js";
 import cluster from "node:cluster";
 import { clusterWriteTurn, readyToListen } from "./cluster.js";
 import { recordServerUrl } from "./public-url.js";
@@ -89,7 +87,8 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
     publicBaseUrl: () => baseUrl,
     logger: log,
   });
-  const metrics = config.metrics ? createMetrics({ databases: () => engine.databases() }) : undefined;
+  // prom-client, and the ~50 modules of @opentelemetry/api its default metrics require, only when asked for
+  const metrics = config.metrics ? (await import("./metrics/metrics.js")).createMetrics({ databases: () => engine.databases() }) : undefined;
   const converter = createConverter({ storage, engine });
   const deps: AppDeps = { storage, engine, config, keys, services, log, metrics, converter };
   const app = createApp(deps);
@@ -119,7 +118,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   // its own port: here, unless a cluster's primary serves the aggregate (commands/serve.ts)
   const metricsServer =
     metrics && config.metricsPort !== null && !cluster.isWorker
-      ? await listenMetrics(metricsRoutes({ metrics: () => metrics.registry.metrics(), contentType: metrics.registry.contentType, token: config.metricsToken }).fetch, config)
+      ? await (await import("./metrics/cluster-metrics.js")).listenMetrics(metricsRoutes({ metrics: () => metrics.registry.metrics(), contentType: metrics.registry.contentType, token: config.metricsToken }).fetch, config)
       : null;
   if (metricsServer) print(`IP Atlas metrics on ${metricsServer.url}/metrics`);
   baseUrl = publicBaseUrl(config, port);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { backendNames, createBackend, type Backend } from "../helpers/backends.js";
-import { makeDataDir, ROOT, runCli } from "../helpers/server.js";
+import { makeDataDir, ROOT, runCli, startServer } from "../helpers/server.js";
 
 const exec = promisify(execFile);
 /** every CLI run is a fresh Node process; the machine is shared */
@@ -137,14 +137,16 @@ describe("ipatlas start (docs/api.md \"Running\")", () => {
     expect((await listWith(off, { NODE_DISABLE_COMPILE_CACHE: "1" })).files).toBe(0);
   }, SLOW);
 
-  it("loads no PostgreSQL driver, progress bar, API client or log prettifier for a command on SQLite", async () => {
+  it("serve on SQLite without metrics loads no PostgreSQL driver, metrics library, progress bar, API client or log prettifier", async () => {
     const listFile = join(dataDir, "loaded-modules.txt");
-    const { DATABASE_URL: _url, ...inherited } = process.env;
     const hook = pathToFileURL(join(ROOT, "test/helpers/loaded-modules.mjs")).href;
-    await exec(process.execPath, ["--import", hook, BIN, "project", "list", "--json", "--data-dir", dataDir], { env: { ...inherited, LOADED_MODULES_FILE: listFile }, cwd: ROOT });
+    const server = await startServer({ env: { NODE_OPTIONS: `--import=${hook}`, LOADED_MODULES_FILE: listFile } });
+    expect(await server.stop()).toBe(0);
     const loaded = readFileSync(listFile, "utf8").split("\n");
-    expect(loaded.filter((url) => url.endsWith("/server/cli/main.ts"))).toHaveLength(1);
-    for (const name of ["pg", "pino-pretty", "cli-progress", "ky"]) expect(loaded.filter((url) => url.includes(`/node_modules/${name}/`)), name).toEqual([]);
+    expect(loaded.filter((url) => url.endsWith("/server/serve.ts"))).toHaveLength(1);
+    for (const name of ["pg", "prom-client", "@opentelemetry/api", "pino-pretty", "cli-progress", "ky"]) {
+      expect(loaded.filter((url) => url.includes(`/node_modules/${name}/`)), name).toEqual([]);
+    }
   }, SLOW);
 
   it("runs all the same when the cache cannot be written", async () => {
