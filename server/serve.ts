@@ -155,8 +155,10 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
 /** The `serve` command: runs until SIGTERM/SIGINT, then shuts down gracefully and returns 0. */
 export async function runServer(config: Config, env: NodeJS.ProcessEnv): Promise<number> {
   const log = createLogger(config.logLevel, { format: config.logFormat });
-  const running = await startServer(config, env, (text) => process.stdout.write(text + "\n"), log);
-  await new Promise<void>((resolve) => {
+  // Listened for before the start: without a listener Node leaves a signal to its default,
+  // which ends the process at once, and whoever reads the "listening" line may send one at once.
+  // A signal during the start stops the server as soon as it is up.
+  const signalled = new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
       log.info(`${signal}: shutting down`);
       // a second signal or a hung close must not keep the process past the 10 s promise
@@ -166,6 +168,8 @@ export async function runServer(config: Config, env: NodeJS.ProcessEnv): Promise
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
   });
+  const running = await startServer(config, env, (text) => process.stdout.write(text + "\n"), log);
+  await signalled;
   await running.stop();
   return 0;
 }

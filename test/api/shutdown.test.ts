@@ -3,13 +3,16 @@
  * then SIGTERM arrives mid-load; it must release its databases and exit 0 within 10 s, with no
  * native assertion on the way out (better-sqlite3 12 aborted on Node 24 when statements were
  * collected). The Node running the tests is always checked; IPATLAS_TEST_NODES adds others
- * (comma-separated binaries; CI passes Node 22 there while the suite runs on 24).
+ * (comma-separated binaries; CI passes Node 22 there while the suite runs on 24). And a signal
+ * sent the moment the "listening" line is out, which Node's default would end at once.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
 import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { backendNames, createBackend } from "../helpers/backends.js";
-import { makeDataDir, startServer } from "../helpers/server.js";
+import { makeDataDir, ROOT, startServer } from "../helpers/server.js";
 
 const nodes = [process.execPath, ...(process.env.IPATLAS_TEST_NODES ?? "").split(",").filter(Boolean)].map((binary) => ({
   binary,
@@ -55,6 +58,33 @@ describe.each(cases)("shutdown under load ($backend, Node $version)", ({ backend
       expect(took).toBeLessThan(10_000);
     } finally {
       await backend.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe.each(nodes)("a signal the moment the server is up (Node $version)", ({ binary }) => {
+  it.each(["SIGTERM", "SIGINT"] as const)("%s sent as the listening line arrives shuts down gracefully: exit 0", async (signal) => {
+    const dataDir = makeDataDir();
+    try {
+      const child = spawn(binary, [join(ROOT, "bin/ipatlas.js"), "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], {
+        env: { ...process.env, IPATLAS_LOG_LEVEL: "info" },
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      let sent = false;
+      child.stderr.on("data", (chunk) => (out += chunk));
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+        // no await between the line and the signal: the earliest a supervisor could send it
+        if (!sent && /listening on http/.test(out)) sent = child.kill(signal);
+      });
+      const [code, killedBy] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
+      expect(sent).toBe(true);
+      expect({ code, killedBy }).toEqual({ code: 0, killedBy: null });
+      expect(out).toContain(`${signal}: shutting down`);
+    } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
