@@ -44,13 +44,13 @@ function formatOf(ctx: CommandContext, fallback: Format, allowed: readonly Forma
 
 /** The engine, or the server's bulk API with --server. `close` releases what was opened. */
 async function openSource(ctx: CommandContext): Promise<{ source: AddressSource; close(): Promise<void> }> {
+  // the sources (with the API client, ky) are loaded by the commands that convert, not at every start
+  const { engineSource, serverSource } = await import("../convert/sources.js");
   if (ctx.options.server !== undefined) {
     const baseUrl = String(ctx.options.server);
     if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new UsageError(`--server must be an http(s) URL, got "${baseUrl}"`);
     const apiKey = typeof ctx.options.key === "string" ? ctx.options.key : ctx.env.IPATLAS_API_KEY;
     if (!apiKey) throw new UsageError("--server needs --key (or IPATLAS_API_KEY): a secret key of the project to count against");
-    // the API client (ky) and the engine are loaded by the command that uses them, not at every start
-    const { serverSource } = await import("../convert/sources.js");
     const source = serverSource({
       baseUrl,
       apiKey,
@@ -71,7 +71,6 @@ async function openSource(ctx: CommandContext): Promise<{ source: AddressSource;
     logger: createLogger(config.logLevel, { write: (line) => ctx.stderr(line), format: config.logFormat ?? (ctx.streams.stderrIsTTY ? "pretty" : "json") }),
     reloadIntervalMs: 3_600_000,
   });
-  const { engineSource } = await import("../convert/sources.js");
   return { source: engineSource(engine), close: () => engine.close() };
 }
 
