@@ -2,7 +2,7 @@
  * The ASN and registered-country CSVs of @ip-location-db, parsed once into compact range tables
  * and cached as one binary file in the data dir. The file name carries the package versions and
  * the format version, so an upgrade of either package (or of this format) rebuilds it; a warm
- * start is one file read and a few typed-array views.
+ * start reads the file's body straight into one array and makes a few typed-array views of it.
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
