@@ -6,12 +6,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { backendNames, createBackend, type Backend } from "../helpers/backends.js";
-import { makeDataDir, ROOT, runCli, startServer } from "../helpers/server.js";
+import { BIN, makeDataDir, ROOT, runCli, startServer } from "../helpers/server.js";
 
 const exec = promisify(execFile);
 /** every CLI run is a fresh Node process; the machine is shared */
 const SLOW = 180_000;
-const BIN = join(ROOT, "bin/ipatlas.js");
 
 describe.each(backendNames)("ipatlas CLI (%s)", (backendName) => {
   let backend: Backend;

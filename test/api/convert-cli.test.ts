@@ -12,10 +12,9 @@ import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { promisify } from "node:util";
 import { main } from "../../server/cli/main.js";
-import { makeDataDir, ROOT, startServer, type TestServer } from "../helpers/server.js";
+import { BIN, makeDataDir, startServer, type TestServer } from "../helpers/server.js";
 
 const exec = promisify(execFile);
-const BIN = join(ROOT, "bin/ipatlas.js");
 const dir = mkdtempSync(join(tmpdir(), "ipatlas-convert-"));
 /** the first local lookup builds the bundled data's index in a fresh data dir; the machine is shared */
 const SLOW = 180_000;

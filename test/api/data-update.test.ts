@@ -8,12 +8,11 @@ import { request } from "node:http";
 import { promisify } from "node:util";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeDataDir, ROOT, startServer, type TestServer } from "../helpers/server.js";
+import { BIN, makeDataDir, ROOT, startServer, type TestServer } from "../helpers/server.js";
 import { file, startSourceServer, tarGz, type SourceServer } from "../helpers/data-source-server.js";
 import { healthResponseSchema } from "../../lib/schemas/api.js";
 
 const execFileAsync = promisify(execFile);
-const BIN = join(ROOT, "bin/ipatlas.js");
 const PROBES = "81.2.69.160=GB,89.160.20.112=SE,175.16.199.0=CN,1.128.0.0=AS1221,12.81.92.0=AS7018";
 
 async function cli(dataDir: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; json: any; stderr: string }> {

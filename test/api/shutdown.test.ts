@@ -9,10 +9,9 @@
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { backendNames, createBackend } from "../helpers/backends.js";
-import { makeDataDir, ROOT, startServer } from "../helpers/server.js";
+import { BIN, makeDataDir, ROOT, startServer } from "../helpers/server.js";
 
 const nodes = [process.execPath, ...(process.env.IPATLAS_TEST_NODES ?? "").split(",").filter(Boolean)].map((binary) => ({
   binary,
@@ -67,7 +66,7 @@ describe.each(nodes)("a signal the moment the server is up (Node $version)", ({ 
   it.each(["SIGTERM", "SIGINT"] as const)("%s sent as the listening line arrives shuts down gracefully: exit 0", async (signal) => {
     const dataDir = makeDataDir();
     try {
-      const child = spawn(binary, [join(ROOT, "bin/ipatlas.js"), "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], {
+      const child = spawn(binary, [BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], {
         env: { ...process.env, IPATLAS_LOG_LEVEL: "info" },
         cwd: ROOT,
         stdio: ["ignore", "pipe", "pipe"],

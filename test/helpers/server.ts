@@ -11,7 +11,8 @@ import { promisify } from "node:util";
 
 const execFileAsync = promisify(execFile);
 export const ROOT = resolve(import.meta.dirname, "../..");
-const BIN = join(ROOT, "bin/ipatlas.js");
+/** the `ipatlas` command the tests run */
+export const BIN = join(ROOT, "bin/ipatlas.js");
 
 export interface TestServer {
   url: string;
