@@ -35,28 +35,31 @@ export class IpObjectJson {
 
 /** the location part (`is_eu`, `continent`) of the result whose token this is, made once per token */
 export function locationText(token: PartToken, data: IpObject): PartText {
-  let text = token.json;
-  if (text) return text;
-  const city = data.continent?.country?.city as City | null | undefined;
-  const timezone = city?.timezone;
-  let json: string;
-  if (timezone) {
-    // the shared object is not touched: a copy of the path down to time_now carries the gap
-    const continent = data.continent!;
-    const country = continent.country!;
-    const gapped = { ...continent, country: { ...country, city: { ...city!, timezone: { ...timezone, time_now: GAP } } } };
-    json = JSON.stringify({ is_eu: data.is_eu, continent: gapped }).slice(1, -1);
-    const at = json.indexOf(GAP_JSON);
-    text = { head: json.slice(0, at), tail: json.slice(at + GAP_JSON.length) };
-  } else {
-    json = JSON.stringify({ is_eu: data.is_eu, continent: data.continent }).slice(1, -1);
-    text = { head: json, tail: null };
-  }
-  token.json = text;
-  return text;
+  return (token.json ??= locationPartText(data.is_eu, data.continent));
 }
 
 /** the network part (`registered_country`, `asn`), made once per token; its `tail` is always null */
 export function networkText(token: PartToken, data: IpObject): PartText {
-  return (token.json ??= { head: JSON.stringify({ registered_country: data.registered_country, asn: data.asn }).slice(1, -1), tail: null });
+  return (token.json ??= { head: networkPartText(data.registered_country, data.asn), tail: null });
+}
+
+/**
+ * `"is_eu":…,"continent":…` cut where `time_now`'s value goes (tail null: no time zone). The
+ * objects are not touched: a copy of the path down to time_now carries the gap. Stored
+ * conversions are written back as text from the same cut (storage/record-codec.ts recordJson).
+ */
+export function locationPartText(isEu: IpObject["is_eu"], continent: IpObject["continent"]): PartText {
+  const country = continent?.country;
+  const city = country?.city as City | null | undefined;
+  const timezone = city?.timezone;
+  if (!timezone) return { head: JSON.stringify({ is_eu: isEu, continent }).slice(1, -1), tail: null };
+  const gapped = { ...continent, country: { ...country, city: { ...city, timezone: { ...timezone, time_now: GAP } } } };
+  const json = JSON.stringify({ is_eu: isEu, continent: gapped }).slice(1, -1);
+  const at = json.indexOf(GAP_JSON);
+  return { head: json.slice(0, at), tail: json.slice(at + GAP_JSON.length) };
+}
+
+/** `"registered_country":…,"asn":…` */
+export function networkPartText(registeredCountry: IpObject["registered_country"], asn: IpObject["asn"]): string {
+  return JSON.stringify({ registered_country: registeredCountry, asn }).slice(1, -1);
 }
