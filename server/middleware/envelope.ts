@@ -52,17 +52,23 @@ export function replyJsonText(
   c: Context,
   status: ContentfulStatusCode,
   message: string,
-  dataJson: string,
+  dataJson: string | readonly string[],
   headers: Record<string, string> = {},
 ): Response {
   const text = envelopeText(status, message, dataJson, c.get("reqId") ?? "", c.get("startedAt") ?? performance.now());
   return c.body(text, status, { "Content-Type": "application/json", ...headers });
 }
 
-/** The envelope as JSON text around data that already is JSON text; the one writer of that text. */
-export function envelopeText(status: number, message: string, dataJson: string, reqId: string, startedAt: number): string {
+/**
+ * The envelope as JSON text around data that already is JSON text; the one writer of that text.
+ * Data in pieces (a list page's rows) is joined once with the envelope: a large answer is then one
+ * flat string, not a concatenation that is copied again to measure and write it.
+ */
+export function envelopeText(status: number, message: string, dataJson: string | readonly string[], reqId: string, startedAt: number): string {
   const resTime = Math.round((performance.now() - startedAt) * 1000) / 1000;
-  return `{"success":${status < 400},"message":${JSON.stringify(message)},"code":${status},"data":${dataJson},"_req":{"reqId":${JSON.stringify(reqId)},"resTime":${resTime}}}`;
+  const head = `{"success":${status < 400},"message":${JSON.stringify(message)},"code":${status},"data":`;
+  const tail = `,"_req":{"reqId":${JSON.stringify(reqId)},"resTime":${resTime}}}`;
+  return typeof dataJson === "string" ? head + dataJson + tail : [head, ...dataJson, tail].join("");
 }
 
 /** where the data goes in envelopeText, cut out again: a raw NUL, which JSON.stringify never leaves in message or reqId */

@@ -11,6 +11,7 @@ import type { Storage } from "./types.js";
 export type { Storage } from "./types.js";
 export { SqlStorage, type WriteTurn } from "./sql-storage.js";
 export { parseIpSearch } from "./ip-bytes.js";
+export { conversionDataJson } from "./rows.js";
 export { StorageConfigError } from "./config-error.js";
 
 export interface StorageOptions {

@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { parseIp } from "../../lib/ip/parse.js";
 import { bareIpObject } from "../../lib/schemas/ip-object.js";
-import { decodeRecord, encodeRecord, type EncodedRecord } from "./record-codec.js";
+import { decodeRecord, encodeRecord, recordJson, type EncodedRecord } from "./record-codec.js";
 import { sampleIpObject } from "../../test/helpers/sample-conversions.js";
 
-const roundTrip = (record: EncodedRecord, startedAt: number) =>
-  decodeRecord({ ...record, locationJson: record.location.json, networkJson: record.network.json }, startedAt);
+/** decodes the record, checking on the way that its text (recordJson) is the decoded object's JSON */
+const roundTrip = (record: EncodedRecord, startedAt: number) => {
+  const columns = { ...record, locationJson: record.location.json, networkJson: record.network.json };
+  const decoded = decodeRecord(columns, startedAt);
+  expect(recordJson(columns, startedAt)).toBe(JSON.stringify(decoded));
+  return decoded;
+};
 
 describe("record codec", () => {
   const startedAt = Date.parse("2026-11-22T03:04:05.678Z");
@@ -66,6 +71,27 @@ describe("record codec", () => {
       const record = encodeRecord(data, startedAt);
       expect(record.extra).toBeNull();
       expect(roundTrip(record, startedAt)).toStrictEqual(data);
+    }
+  });
+});
+
+describe("a stored record as text", () => {
+  const startedAt = Date.parse("2026-11-22T03:04:05.678Z");
+  const columns = { ip: "1.2.3.4", ipKey: new Uint8Array([4, 1, 2, 3, 4]), tzOffset: 60, timeShift: 0, completionUs: 1234, extra: null };
+
+  it("is the decoded object's JSON whatever the stored texts' spacing and key order", () => {
+    // a part's text as another writer might have left it: spaces, keys in another order
+    const locationJson = JSON.stringify({ continent: { code: "EU", country: { city: { timezone: { time_now: null, name: "Europe/Paris" }, name: "Paris" } } }, is_eu: true }, null, 1);
+    const networkJson = '{ "asn": {"number": 3215, "name": "Orange"}, "registered_country": null }';
+    for (const row of [
+      { ...columns, locationJson, networkJson },
+      { ...columns, locationJson: null, networkJson: null },
+      { ...columns, locationJson: JSON.stringify({ is_eu: null, continent: { code: "AS", country: { city: { timezone: null } } } }), networkJson, tzOffset: null, completionUs: null },
+      { ...columns, ip: "Not An IP", ipKey: null, locationJson: null, networkJson: null, extra: JSON.stringify({ i: "Not An IP", c: null }) },
+    ]) {
+      expect(recordJson(row, startedAt)).toBe(JSON.stringify(decodeRecord(row, startedAt)));
+      // the second time from the texts kept per part
+      expect(recordJson(row, startedAt + 61_000)).toBe(JSON.stringify(decodeRecord(row, startedAt + 61_000)));
     }
   });
 });

@@ -11,7 +11,7 @@ import type { ConversionStatus } from "../../lib/schemas/api.js";
 import type { ConvertParts, PartToken } from "../geo/types.js";
 import type { NewConversion } from "./types.js";
 import { foldAscii, ipToKey, keyType } from "./ip-bytes.js";
-import { locationText, networkText, type PartText } from "../geo/engine/ip-object-json.js";
+import { locationPartText, locationText, networkPartText, networkText, type PartText } from "../geo/engine/ip-object-json.js";
 import { TimeSlice } from "../time-slice.js";
 
 /** A deduplicated part: stored once per distinct JSON text. */
@@ -236,6 +236,53 @@ export function decodeRecord(row: StoredColumns, startedAt: number): IpObject {
     asn: network.asn,
     completion_time: "c" in extra ? extra.c! : completionFrom(row.completionUs),
   };
+}
+
+/**
+ * `JSON.stringify(decodeRecord(row, startedAt))`, made without the object tree: reads answered as
+ * text (the conversion routes) spend most of a page on decoding the parts' JSON and serialising
+ * it again. Each distinct location and network text is parsed and cut once (kept per text, up to
+ * PART_TEXTS_MAX each); per row only the ip, time_now and completion_time are written in. A row
+ * with `extra` takes decodeRecord's way.
+ */
+export function recordJson(row: StoredColumns, startedAt: number): string {
+  if (row.extra !== null) return JSON.stringify(decodeRecord(row, startedAt));
+  const location = storedLocationText(row.locationJson);
+  const middle = location.tail === null ? location.head : location.head + JSON.stringify(formatTimeNow(row, startedAt)) + location.tail;
+  const completion = completionFrom(row.completionUs);
+  const completionJson = completion ? `{"miliseconds":${completion.miliseconds},"seconds":${completion.seconds}}` : "null";
+  const type = row.ipKey === null ? "null" : `"${keyType(row.ipKey)}"`;
+  return `{"ip":${JSON.stringify(row.ip)},"type":${type},${middle},${storedNetworkText(row.networkJson)},"completion_time":${completionJson}}`;
+}
+
+const PART_TEXTS_MAX = 5_000;
+const storedLocations = new Map<string, PartText>();
+const storedNetworks = new Map<string, string>();
+const NO_LOCATION: PartText = { head: '"is_eu":null,"continent":null', tail: null };
+const NO_NETWORK = '"registered_country":null,"asn":null';
+
+function storedLocationText(json: string | null): PartText {
+  if (json === null) return NO_LOCATION;
+  let text = storedLocations.get(json);
+  if (!text) {
+    const location = JSON.parse(json);
+    text = locationPartText(location.is_eu, location.continent);
+    if (storedLocations.size >= PART_TEXTS_MAX) storedLocations.clear();
+    storedLocations.set(json, text);
+  }
+  return text;
+}
+
+function storedNetworkText(json: string | null): string {
+  if (json === null) return NO_NETWORK;
+  let text = storedNetworks.get(json);
+  if (text === undefined) {
+    const network = JSON.parse(json);
+    text = networkPartText(network.registered_country, network.asn);
+    if (storedNetworks.size >= PART_TEXTS_MAX) storedNetworks.clear();
+    storedNetworks.set(json, text);
+  }
+  return text;
 }
 
 function withoutTimeNow(continent: IpObject["continent"]): IpObject["continent"] {

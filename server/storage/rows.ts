@@ -3,7 +3,8 @@
  * their mapping to the interface types, so SQLite and PostgreSQL return identical objects.
  */
 import type { Plan } from "../../lib/schemas/api.js";
-import { decodeRecord, statusFromCode } from "./record-codec.js";
+import type { IpObject } from "../../lib/schemas/ip-object.js";
+import { decodeRecord, recordJson, statusFromCode, type StoredColumns } from "./record-codec.js";
 import type { ApiKey, KeyKind, Project, StoredConversion, Website } from "./types.js";
 
 export interface ProjectRow {
@@ -83,28 +84,65 @@ export function toWebsite(row: WebsiteRow): Website {
   return { id: row.id, projectId: row.project_id, origin: row.origin, createdAt: iso(row.created_at) };
 }
 
+/**
+ * A conversion as read from storage. `data` is decoded when first read: a page answered as text
+ * (conversionDataJson) never needs the object. A getter is not an own property, so `toJSON` gives
+ * JSON.stringify the same keys as a plain StoredConversion.
+ */
+class StoredRecord implements StoredConversion {
+  readonly id: number;
+  readonly uniqueId: string;
+  readonly status: StoredConversion["status"];
+  readonly startedAt: string;
+  readonly completedAt: string | null;
+  readonly createdAt: string;
+  readonly #row: ConversionRow;
+  #data: IpObject | undefined;
+
+  constructor(row: ConversionRow) {
+    this.id = row.seq;
+    this.uniqueId = row.unique_id;
+    this.status = statusFromCode(row.status);
+    this.startedAt = iso(row.started_at);
+    this.completedAt = row.completed_ms === null ? null : iso(row.started_at + row.completed_ms);
+    this.createdAt = iso(row.started_at + row.created_ms);
+    this.#row = row;
+  }
+
+  get data(): IpObject {
+    return (this.#data ??= decodeRecord(storedColumns(this.#row), this.#row.started_at));
+  }
+
+  /** `JSON.stringify(this.data)`, written from the stored texts (recordJson) */
+  dataJson(): string {
+    return recordJson(storedColumns(this.#row), this.#row.started_at);
+  }
+
+  toJSON(): StoredConversion {
+    const { id, uniqueId, status, data, startedAt, completedAt, createdAt } = this;
+    return { id, uniqueId, status, data, startedAt, completedAt, createdAt };
+  }
+}
+
 export function toConversion(row: ConversionRow): StoredConversion {
-  const data = decodeRecord(
-    {
-      ip: row.ip,
-      ipKey: row.ip_key,
-      locationJson: row.location_json,
-      networkJson: row.network_json,
-      tzOffset: row.tz_offset,
-      timeShift: row.time_shift,
-      completionUs: row.completion_us,
-      extra: row.extra,
-    },
-    row.started_at,
-  );
+  return new StoredRecord(row);
+}
+
+/** `JSON.stringify(conversion.data)`; from the stored texts for a conversion read from storage */
+export function conversionDataJson(conversion: StoredConversion): string {
+  return conversion instanceof StoredRecord ? conversion.dataJson() : JSON.stringify(conversion.data);
+}
+
+function storedColumns(row: ConversionRow): StoredColumns {
   return {
-    id: row.seq,
-    uniqueId: row.unique_id,
-    status: statusFromCode(row.status),
-    data,
-    startedAt: iso(row.started_at),
-    completedAt: row.completed_ms === null ? null : iso(row.started_at + row.completed_ms),
-    createdAt: iso(row.started_at + row.created_ms),
+    ip: row.ip,
+    ipKey: row.ip_key,
+    locationJson: row.location_json,
+    networkJson: row.network_json,
+    tzOffset: row.tz_offset,
+    timeShift: row.time_shift,
+    completionUs: row.completion_us,
+    extra: row.extra,
   };
 }
 

@@ -8,7 +8,7 @@ import { bareIpObject } from "../../lib/schemas/ip-object.js";
 import { backendNames, createBackend, type Backend } from "../../test/helpers/backends.js";
 import { parseIp } from "../../lib/ip/parse.js";
 import { parseIpSearch } from "./ip-bytes.js";
-import { createStorage, type StorageOptions } from "./index.js";
+import { conversionDataJson, createStorage, type StorageOptions } from "./index.js";
 import { preferIpIndex } from "./sql-storage.js";
 import { SAMPLE_VARIANTS, sampleConversion } from "../../test/helpers/sample-conversions.js";
 import type { NewConversion, Storage } from "./types.js";
@@ -112,6 +112,8 @@ describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ na
 
     for (const c of conversions) {
       const stored = await storage.getConversion(project.id, c.uniqueId);
+      // the text the conversion routes answer with, written from the stored parts without decoding them
+      expect(conversionDataJson(stored!)).toBe(JSON.stringify(c.data));
       expect(stored?.data).toStrictEqual(c.data);
       expect(stored?.status).toBe(c.status);
       expect(stored?.startedAt).toBe(new Date(c.startedAt).toISOString());

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { backendNames } from "../helpers/backends.js";
 import { listConversionsResponseSchema } from "../../lib/schemas/api.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
+import { bareIpObject } from "../../lib/schemas/ip-object.js";
 import { expectEnvelope, startApi, type ApiHarness } from "../helpers/api.js";
 
 const IPS = ["10.0.0.1", "10.0.0.2", "10.200.1.1", "192.168.1.1", "100.64.0.1", "2001:db8::1", "2001:db8:1::5", "2002::1", "8.8.8.8", "8.8.4.4", "not-an-ip", "10.0.0.1"];
@@ -13,6 +14,8 @@ describe.each(backendNames)("conversions (%s)", (backendName) => {
   let key: string;
   let otherKey: string;
   let ids: string[];
+  /** each convert answer's data, as its JSON text */
+  let converted: string[];
 
   beforeAll(async () => {
     api = await startApi(backendName);
@@ -20,14 +23,31 @@ describe.each(backendNames)("conversions (%s)", (backendName) => {
     otherKey = (await api.project("scale", "other")).secretKey;
     // one request per address so that "newest first" has a well-defined order
     ids = [];
+    converted = [];
     for (const ip of IPS) {
       const answer = await api.call(`/convert?ip=${encodeURIComponent(ip)}`, { key });
       ids.push(answer.headers.get("x-conversion-id")!);
+      converted.push(JSON.stringify(answer.body.data));
     }
   });
   afterAll(() => api.stop());
 
   const list = (query: string, k = key) => api.call(`/conversions/list${query}`, { key: k });
+
+  it("reads every conversion back as it was converted, key order included, through each read route", async () => {
+    // the routes write stored data as text from the stored parts (docs/storage.md "Compact records")
+    const listed = (await list(`?limit=${IPS.length}`)).body.data.conversions.reverse();
+    const posted = (await api.call("/conversions/get", { key, json: { conversionIds: ids } })).body.data.conversions;
+    for (let i = 0; i < IPS.length; i++) {
+      const got = (await api.call(`/conversions/get?conversionId=${ids[i]}`, { key })).body.data;
+      expect(got.uniqueId, IPS[i]).toBe(ids[i]);
+      // an invalid input's answer carries no data; its record does (the input, the rest null)
+      const expected = converted[i] === "null" ? JSON.stringify(bareIpObject(IPS[i]!, null)) : converted[i];
+      expect(JSON.stringify(got.data), IPS[i]).toBe(expected);
+      expect(JSON.stringify(listed[i].data), IPS[i]).toBe(expected);
+      expect(JSON.stringify(posted.find((c: { uniqueId: string }) => c.uniqueId === ids[i]).data), IPS[i]).toBe(expected);
+    }
+  });
 
   describe("GET /conversions/get", () => {
     it("cuts data to select; repeated select parameters merge", async () => {
