@@ -262,25 +262,20 @@ const NO_LOCATION: PartText = { head: '"is_eu":null,"continent":null', tail: nul
 const NO_NETWORK = '"registered_country":null,"asn":null';
 
 function storedLocationText(json: string | null): PartText {
-  if (json === null) return NO_LOCATION;
-  let text = storedLocations.get(json);
-  if (!text) {
-    const location = JSON.parse(json);
-    text = locationPartText(location.is_eu, location.continent);
-    if (storedLocations.size >= PART_TEXTS_MAX) storedLocations.clear();
-    storedLocations.set(json, text);
-  }
-  return text;
+  return json === null ? NO_LOCATION : keptText(storedLocations, json, (location: Pick<IpObject, "is_eu" | "continent">) => locationPartText(location.is_eu, location.continent));
 }
 
 function storedNetworkText(json: string | null): string {
-  if (json === null) return NO_NETWORK;
-  let text = storedNetworks.get(json);
+  return json === null ? NO_NETWORK : keptText(storedNetworks, json, (network: Pick<IpObject, "registered_country" | "asn">) => networkPartText(network.registered_country, network.asn));
+}
+
+/** what `cut` makes of a stored part's parsed text, made once per text while `texts` keeps it */
+function keptText<P, T>(texts: Map<string, T>, json: string, cut: (part: P) => T): T {
+  let text = texts.get(json);
   if (text === undefined) {
-    const network = JSON.parse(json);
-    text = networkPartText(network.registered_country, network.asn);
-    if (storedNetworks.size >= PART_TEXTS_MAX) storedNetworks.clear();
-    storedNetworks.set(json, text);
+    text = cut(JSON.parse(json) as P);
+    if (texts.size >= PART_TEXTS_MAX) texts.clear();
+    texts.set(json, text);
   }
   return text;
 }
