@@ -11,7 +11,7 @@ import type { ConversionStatus } from "../../lib/schemas/api.js";
 import type { ConvertParts, PartToken } from "../geo/types.js";
 import type { NewConversion } from "./types.js";
 import { foldAscii, ipToKey, keyType } from "./ip-bytes.js";
-import { locationPartText, locationText, networkPartText, networkText, type PartText } from "../geo/engine/ip-object-json.js";
+import { ipObjectText, locationPartText, locationText, networkPartText, networkText, type PartText } from "../geo/engine/ip-object-json.js";
 import { TimeSlice } from "../time-slice.js";
 
 /** A deduplicated part: stored once per distinct JSON text. */
@@ -248,11 +248,9 @@ export function decodeRecord(row: StoredColumns, startedAt: number): IpObject {
 export function recordJson(row: StoredColumns, startedAt: number): string {
   if (row.extra !== null) return JSON.stringify(decodeRecord(row, startedAt));
   const location = storedLocationText(row.locationJson);
-  const middle = location.tail === null ? location.head : location.head + JSON.stringify(formatTimeNow(row, startedAt)) + location.tail;
-  const completion = completionFrom(row.completionUs);
-  const completionJson = completion ? `{"miliseconds":${completion.miliseconds},"seconds":${completion.seconds}}` : "null";
-  const type = row.ipKey === null ? "null" : `"${keyType(row.ipKey)}"`;
-  return `{"ip":${JSON.stringify(row.ip)},"type":${type},${middle},${storedNetworkText(row.networkJson)},"completion_time":${completionJson}}`;
+  const timeNow = location.tail === null ? null : formatTimeNow(row, startedAt);
+  const type = row.ipKey === null ? null : keyType(row.ipKey);
+  return ipObjectText(row.ip, type, location, timeNow, storedNetworkText(row.networkJson), completionFrom(row.completionUs));
 }
 
 const PART_TEXTS_MAX = 5_000;

@@ -24,13 +24,26 @@ export class IpObjectJson {
   stringify(result: ConvertResult): string {
     const data = result.data;
     if (!result.parts) return JSON.stringify(data);
-    const location = locationText(result.parts.location, data);
-    const timezone = data.continent?.country?.city?.timezone;
-    const middle = location.tail === null ? location.head : location.head + JSON.stringify(timezone!.time_now) + location.tail;
-    const time = data.completion_time;
-    const completion = time ? `{"miliseconds":${time.miliseconds},"seconds":${time.seconds}}` : "null";
-    return `{"ip":${JSON.stringify(data.ip)},"type":${JSON.stringify(data.type)},${middle},${networkText(result.parts.network, data).head},"completion_time":${completion}}`;
+    const timeNow = data.continent?.country?.city?.timezone?.time_now ?? null;
+    return ipObjectText(data.ip, data.type, locationText(result.parts.location, data), timeNow, networkText(result.parts.network, data).head, data.completion_time);
   }
+}
+
+/**
+ * The Ip object's text from its parts' texts and what varies per address; the one writer of it,
+ * for answers (above) and for stored rows read back (storage/record-codec.ts recordJson).
+ */
+export function ipObjectText(
+  ip: IpObject["ip"],
+  type: IpObject["type"],
+  location: PartText,
+  timeNow: string | null,
+  network: string,
+  completion: IpObject["completion_time"],
+): string {
+  const middle = location.tail === null ? location.head : location.head + JSON.stringify(timeNow) + location.tail;
+  const completionJson = completion ? `{"miliseconds":${completion.miliseconds},"seconds":${completion.seconds}}` : "null";
+  return `{"ip":${JSON.stringify(ip)},"type":${JSON.stringify(type)},${middle},${network},"completion_time":${completionJson}}`;
 }
 
 /** the location part (`is_eu`, `continent`) of the result whose token this is, made once per token */
