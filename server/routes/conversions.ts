@@ -23,31 +23,24 @@ function selectFrom(c: Context<AppEnv>): IpObjectPath[] | null {
   return parsed.paths;
 }
 
-const present = (conversion: StoredConversion, select: IpObjectPath[] | null) => ({
-  id: conversion.id,
-  uniqueId: conversion.uniqueId,
-  data: applySelect(conversion.data, select),
-  status: conversion.status,
-  startedAt: conversion.startedAt,
-  completedAt: conversion.completedAt,
-  createdAt: conversion.createdAt,
-});
-
 /**
- * `JSON.stringify(present(conversion, select))`. Without `select` the data's text is written from
- * the stored parts' texts (conversionDataJson) instead of decoded into objects and serialised
- * again, which was most of a list page's time.
+ * A conversion as the API shows it, as JSON text, its `data` cut to `select`. Without `select`
+ * the data's text is written from the stored parts' texts (conversionDataJson) instead of decoded
+ * into objects and serialised again, which was most of a list page's time.
  */
-export function presentJson(conversion: StoredConversion, select: IpObjectPath[] | null): string {
-  if (select) return JSON.stringify(present(conversion, select));
+function presentJson(conversion: StoredConversion, select: IpObjectPath[] | null): string {
   const { id, uniqueId, status, startedAt, completedAt, createdAt } = conversion;
-  return `{"id":${id},"uniqueId":${JSON.stringify(uniqueId)},"data":${conversionDataJson(conversion)},"status":${JSON.stringify(status)},"startedAt":${JSON.stringify(startedAt)},"completedAt":${JSON.stringify(completedAt)},"createdAt":${JSON.stringify(createdAt)}}`;
+  const data = select ? JSON.stringify(applySelect(conversion.data, select)) : conversionDataJson(conversion);
+  return `{"id":${id},"uniqueId":${JSON.stringify(uniqueId)},"data":${data},"status":${JSON.stringify(status)},"startedAt":${JSON.stringify(startedAt)},"completedAt":${JSON.stringify(completedAt)},"createdAt":${JSON.stringify(createdAt)}}`;
 }
 
 /** `{"conversions":[…]` and what follows it, as pieces of text for the envelope to join once */
 function conversionsJson(conversions: StoredConversion[], select: IpObjectPath[] | null, after: string): string[] {
   const pieces = ['{"conversions":['];
-  for (let i = 0; i < conversions.length; i++) pieces.push(i > 0 ? "," : "", presentJson(conversions[i]!, select));
+  for (let i = 0; i < conversions.length; i++) {
+    if (i > 0) pieces.push(",");
+    pieces.push(presentJson(conversions[i]!, select));
+  }
   pieces.push(`]${after}}`);
   return pieces;
 }

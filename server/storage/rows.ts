@@ -96,7 +96,8 @@ class StoredRecord implements StoredConversion {
   readonly startedAt: string;
   readonly completedAt: string | null;
   readonly createdAt: string;
-  readonly #row: ConversionRow;
+  readonly #columns: StoredColumns;
+  readonly #startedAtMs: number;
   #data: IpObject | undefined;
 
   constructor(row: ConversionRow) {
@@ -106,16 +107,26 @@ class StoredRecord implements StoredConversion {
     this.startedAt = iso(row.started_at);
     this.completedAt = row.completed_ms === null ? null : iso(row.started_at + row.completed_ms);
     this.createdAt = iso(row.started_at + row.created_ms);
-    this.#row = row;
+    this.#columns = {
+      ip: row.ip,
+      ipKey: row.ip_key,
+      locationJson: row.location_json,
+      networkJson: row.network_json,
+      tzOffset: row.tz_offset,
+      timeShift: row.time_shift,
+      completionUs: row.completion_us,
+      extra: row.extra,
+    };
+    this.#startedAtMs = row.started_at;
   }
 
   get data(): IpObject {
-    return (this.#data ??= decodeRecord(storedColumns(this.#row), this.#row.started_at));
+    return (this.#data ??= decodeRecord(this.#columns, this.#startedAtMs));
   }
 
   /** `JSON.stringify(this.data)`, written from the stored texts (recordJson) */
   dataJson(): string {
-    return recordJson(storedColumns(this.#row), this.#row.started_at);
+    return recordJson(this.#columns, this.#startedAtMs);
   }
 
   toJSON(): StoredConversion {
@@ -131,19 +142,6 @@ export function toConversion(row: ConversionRow): StoredConversion {
 /** `JSON.stringify(conversion.data)`; from the stored texts for a conversion read from storage */
 export function conversionDataJson(conversion: StoredConversion): string {
   return conversion instanceof StoredRecord ? conversion.dataJson() : JSON.stringify(conversion.data);
-}
-
-function storedColumns(row: ConversionRow): StoredColumns {
-  return {
-    ip: row.ip,
-    ipKey: row.ip_key,
-    locationJson: row.location_json,
-    networkJson: row.network_json,
-    tzOffset: row.tz_offset,
-    timeShift: row.time_shift,
-    completionUs: row.completion_us,
-    extra: row.extra,
-  };
 }
 
 /** Keeps the first of each id, in the order asked. */
