@@ -1,9 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "./main.js";
 import { commandGroups } from "./commands/index.js";
+import { BIN } from "../../test/helpers/server.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-cli-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -60,6 +62,17 @@ describe("main", () => {
     expect(help.code).toBe(0);
     for (const group of ["serve", "project create", "key roll", "website add", "usage", "widget snippet"]) expect(help.out).toContain(`ipatlas ${group}`);
   });
+
+  it("ends quietly, exit 0, when its reader has gone (`ipatlas --help | head -1`)", async () => {
+    const child = spawn(process.execPath, [BIN, "--help"], { stdio: ["ignore", "pipe", "pipe"] });
+    // the reader closes before the command writes: its first write fails with EPIPE
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  }, 30_000);
 
   it("--help on every command and group: exit 0, usage on stdout, no storage opened", async () => {
     const emptyDir = join(dataDir, "never-created");

@@ -143,7 +143,20 @@ function checkRequired(picked: Picked): void {
   }
 }
 
+/**
+ * Output piped into a reader that stopped early (`ipatlas --help | head -1`) has nowhere to go: a
+ * command ends there, quietly and with its exit code so far, as Unix tools do on SIGPIPE (which
+ * Node ignores); `serve` goes on serving, its startup lines lost, not its work.
+ */
+function endOnClosedPipe(serving: boolean): void {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    if (!serving) process.exit(process.exitCode ?? EXIT.ok);
+  });
+}
+
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  if (io === defaultIo) endOnClosedPipe(argv.includes("serve"));
   let picked: Picked | null = null;
   let group: string[] = [];
   const program = buildProgram(
