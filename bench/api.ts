@@ -12,6 +12,7 @@
  */
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 import { startServer } from "../test/helpers/server.js";
 
 const { values } = parseArgs({
@@ -28,16 +29,6 @@ const rows = Number(values.rows);
 const listSeconds = Number(values["list-seconds"]);
 const BULK = 5000;
 
-/** Random addresses in public unicast space (no 0/8, 10/8, 127/8, multicast or reserved). */
-function randomPublicIpv4(): string {
-  for (;;) {
-    const a = 1 + Math.floor(Math.random() * 223);
-    const b = Math.floor(Math.random() * 256);
-    if (a === 10 || a === 127 || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254)) continue;
-    return `${a}.${b}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
-  }
-}
-
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -47,7 +38,7 @@ const server = await startServer({ env: { IPATLAS_BENCH_ROUTES: "1", IPATLAS_LOG
 try {
   const { secretKey } = await server.cli("project", "create", "--name", "scale", "--plan", "scale");
   const headers = { "x-api-key": secretKey };
-  const pool = Array.from({ length: 10_000 }, randomPublicIpv4);
+  const pool = randomPublicIpv4(10_000);
 
   async function cannon(path: (ip: string) => string, duration: number, conns: number) {
     const result = await autocannon({
@@ -97,7 +88,8 @@ try {
   const wall: number[] = [];
   const fillTarget = Math.max(rows, 20 * BULK);
   for (let done = 0; done < fillTarget; done += BULK) {
-    const ips = Array.from({ length: BULK }, randomPublicIpv4);
+    // a seed per bulk: each POST brings new addresses, the same ones in every run
+    const ips = randomPublicIpv4(BULK, done);
     const started = performance.now();
     const res = await fetch(`${server.url}/convert`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ ips }) });
     const body = (await res.json()) as { code: number; _req: { resTime: number } };

@@ -12,6 +12,7 @@
  */
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 import { startServer, type TestServer } from "../test/helpers/server.js";
 
 const { values } = parseArgs({
@@ -29,7 +30,7 @@ process.env.TEST_DATABASE_URL ??= process.env.DATABASE_URL ?? "postgres://postgr
 const { createBackend } = await import("../test/helpers/backends.js");
 const backend = await createBackend(values.backend as "postgres" | "sqlite");
 
-const pool = Array.from({ length: 10_000 }, () => `${1 + Math.floor(Math.random() * 223)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.1`);
+const pool = randomPublicIpv4(10_000);
 
 async function cannon(server: TestServer, key: string, conns: number) {
   const result = await autocannon({
