@@ -248,14 +248,23 @@ describe("browser extension", () => {
     await page.waitForTimeout(1000);
     expect(await usedConversions()).toBe(before);
 
-    // A pointer passing over addresses on its way somewhere is no interest.
+    // A pointer passing over addresses on its way somewhere is no interest: the events of a pointer
+    // crossing five marks, 30 ms on each. They are timed by the page's own timers: a mark's step
+    // falls due before its hover intent (150 ms) however late the page runs them, where a step of
+    // real moves, each a round trip to the browser, can outlast it on a loaded machine.
     const rows = page.locator("ipatlas-ip");
     await page.evaluate(() => window.scrollTo(0, 0));
-    const first = (await rows.nth(0).boundingBox())!;
-    const fifth = (await rows.nth(4).boundingBox())!;
-    await page.mouse.move(first.x + 5, first.y + 5);
-    await page.mouse.move(fifth.x + 5, fifth.y + 5, { steps: 8 });
-    await page.mouse.move(900, 700, { steps: 4 });
+    await page.evaluate(async () => {
+      const marks = [...document.querySelectorAll("ipatlas-ip")].slice(0, 5);
+      const pointer = (type: string, target: Element, relatedTarget: Element | null) =>
+        target.dispatchEvent(new MouseEvent(type, { bubbles: true, composed: true, relatedTarget }));
+      for (const [i, mark] of marks.entries()) {
+        pointer("mouseover", mark, marks[i - 1] ?? document.body);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        pointer("mouseout", mark, marks[i + 1] ?? document.body);
+      }
+      pointer("mouseover", document.body, marks.at(-1)!);
+    });
     await page.waitForTimeout(600);
     expect(await usedConversions()).toBe(before);
     expect(await card(page).count()).toBe(0);
