@@ -148,16 +148,17 @@ function checkRequired(picked: Picked): void {
  * command ends there, quietly and with its exit code so far, as Unix tools do on SIGPIPE (which
  * Node ignores); `serve` goes on serving, its startup lines lost, not its work.
  */
-function endOnClosedPipe(serving: boolean): void {
+function endOnClosedPipe(serving: () => boolean): void {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EPIPE") throw error;
-    if (!serving) process.exit(process.exitCode ?? EXIT.ok);
+    if (!serving()) process.exit(process.exitCode ?? EXIT.ok);
   });
 }
 
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
-  if (io === defaultIo) endOnClosedPipe(argv.includes("serve"));
   let picked: Picked | null = null;
+  // the command as parsed, not a word of argv (`project create --name serve` is no server)
+  if (io === defaultIo) endOnClosedPipe(() => picked?.command.words[0] === "serve");
   let group: string[] = [];
   const program = buildProgram(
     commandGroups.flat(),
