@@ -19,11 +19,11 @@
  *   npx tsx bench/ceiling.ts [--seconds 6] [--rounds 3]
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { startServer, type TestServer } from "../test/helpers/server.js";
+import { BIN } from "../test/helpers/server.js";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "6" }, rounds: { type: "string", default: "3" } } });
 const seconds = Number(values.seconds);
@@ -100,10 +100,28 @@ function child(name: string, command: string, args: string[], port: number, path
   };
 }
 
-async function ipAtlas(city: string, args: string[]): Promise<{ server: TestServer; key: string }> {
-  const server = await startServer({ env: { IPATLAS_CITY_DB: city, IPATLAS_BENCH_ROUTES: "1" }, args, timeoutMs: 120_000 });
-  const { secretKey } = await server.cli<{ secretKey: string }>("project", "create", "--name", "ceiling", "--plan", "scale");
-  return { server, key: secretKey };
+/**
+ * `ipatlas serve` started as side-by-side.sh starts it: default log level, so the access log is on,
+ * its lines going to a file (through a pipe they would cost this process CPU beside the load).
+ */
+async function ipAtlas(city: string, port: number, args: string[]): Promise<{ url: string; key: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "ipatlas-bench-ceiling-"));
+  const env = { ...process.env, IPATLAS_DATA_DIR: join(dir, "data"), IPATLAS_CITY_DB: city, IPATLAS_BENCH_ROUTES: "1" };
+  const { stdout } = await run(process.execPath, [BIN, "project", "create", "--name", "ceiling", "--plan", "scale", "--json"], { env });
+  const key = (JSON.parse(stdout) as { secretKey: string }).secretKey;
+  const log = openSync(join(dir, "serve.log"), "w");
+  const proc = spawn(process.execPath, [BIN, "serve", "--port", String(port), ...args], { env, stdio: ["ignore", log, log] });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (proc.exitCode === null) await new Promise((done) => (proc.once("exit", done), proc.kill("SIGTERM")));
+    closeSync(log);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  await waitUp(`${url}/healthz`).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { url, key, stop };
 }
 
 const city = await geoLite2City();
@@ -118,11 +136,11 @@ try {
   subjects.push(bare("bare node:http + SQLite insert", 39214, "sqlite", 1));
   subjects.push(bare("bare node:http + SQLite group commit", 39215, "sqlite-group", 1));
   for (const subject of subjects) await waitUp(`${subject.url}/json?ip=8.8.8.8`);
-  const one = await ipAtlas(city, []);
-  const two = await ipAtlas(city, ["--workers", "2"]);
-  subjects.push({ name: "IP Atlas lookup-only", url: one.server.url, path: "/bench/lookup?ip=", key: one.key, stop: () => one.server.stop() });
-  subjects.push({ name: "IP Atlas lookup-only, --workers 2", url: two.server.url, path: "/bench/lookup?ip=", key: two.key, stop: () => two.server.stop() });
-  subjects.push({ name: "IP Atlas GET /convert (stored)", url: one.server.url, path: "/convert?ip=", key: one.key, stop: async () => {} });
+  const one = await ipAtlas(city, 39216, []);
+  subjects.push({ name: "IP Atlas lookup-only", path: "/bench/lookup?ip=", ...one });
+  subjects.push({ name: "IP Atlas lookup-only, --workers 2", path: "/bench/lookup?ip=", ...(await ipAtlas(city, 39217, ["--workers", "2"])) });
+  // the same server as lookup-only: stopped once
+  subjects.push({ name: "IP Atlas GET /convert (stored)", path: "/convert?ip=", url: one.url, key: one.key, stop: async () => {} });
 
   const results: Figures[][] = [];
   for (let round = 1; round <= rounds; round++) {
