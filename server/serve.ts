@@ -75,6 +75,7 @@ function nextStepsText(baseUrl: string, config: Config, env: NodeJS.ProcessEnv, 
 export async function startServer(config: Config, env: NodeJS.ProcessEnv, print: (text: string) => void, log: Logger): Promise<RunningServer> {
   const missingBuilds = await ensureWebBuilds(print);
   const storage = await openStorage(config, clusterWriteTurn());
+  for (const warning of await storage.upkeepWarnings()) log.warn(`storage: ${warning}`);
   const keys = createKeyService(storage, { pollMs: config.keyCachePollMs, onError: (error, where) => log.warn(where, { error }) });
   const services = createAdminServices(storage, () => keys.invalidate());
   const newSecretKey = await firstRun(services);

@@ -154,6 +154,8 @@ export interface Dialect {
   close(): Promise<void>;
 
   changeVersion(): Promise<number>;
+  /** Storage.upkeepWarnings; none when absent */
+  upkeepWarnings?(): Promise<string[]>;
   // Every change below to projects, keys or websites moves the change counter atomically with it;
   // each returns the changed row, or undefined when nothing changed.
   insertProject(row: ProjectRow): Promise<void>;

@@ -110,6 +110,10 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     return this.dialect.changeVersion();
   }
 
+  async upkeepWarnings(): Promise<string[]> {
+    return (await this.dialect.upkeepWarnings?.()) ?? [];
+  }
+
   // ---- projects
 
   async createProject(input: { name: string; plan: Plan }): Promise<Project> {

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bareIpObject } from "../../lib/schemas/ip-object.js";
-import { backendNames, createBackend, type Backend } from "../../test/helpers/backends.js";
+import { adminQuery, backendNames, createBackend, type Backend } from "../../test/helpers/backends.js";
 import { parseIp } from "../../lib/ip/parse.js";
 import { parseIpSearch } from "./ip-bytes.js";
 import { conversionDataJson, createStorage, type StorageOptions } from "./index.js";
@@ -47,6 +47,21 @@ describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ na
     } finally {
       await again.close();
     }
+  });
+
+  it("upkeepWarnings: none on SQLite; on PostgreSQL one exactly while autovacuum is off, for the server or the conversions table", async () => {
+    if (name === "sqlite") return void expect(await storage.upkeepWarnings()).toEqual([]);
+    const table = `${options.schema}.conversions`;
+    const serverOff = (await adminQuery<{ value: string }>("SELECT current_setting('autovacuum') AS value"))?.value === "off";
+    const serverWarning = expect.stringMatching(/^PostgreSQL's autovacuum is off: .*VACUUM ANALYZE conversions/);
+    expect(await storage.upkeepWarnings()).toEqual(serverOff ? [serverWarning] : []);
+    await adminQuery(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+    try {
+      expect(await storage.upkeepWarnings()).toEqual([expect.stringMatching(/^autovacuum is off for the conversions table: /)]);
+    } finally {
+      await adminQuery(`ALTER TABLE ${table} RESET (autovacuum_enabled)`);
+    }
+    expect(await storage.upkeepWarnings()).toEqual(serverOff ? [serverWarning] : []);
   });
 
   it("projects, keys and websites; every change moves changeVersion", async () => {

@@ -138,6 +138,12 @@ export interface Storage {
   changeVersion(): Promise<number>;
 
   /**
+   * Settings of the database server under which the store slows down as it grows, each a sentence
+   * for the operator (PostgreSQL with autovacuum off, docs/storage.md); `ipatlas serve` logs them.
+   */
+  upkeepWarnings(): Promise<string[]>;
+
+  /**
    * Group commit: batches that arrive together share one transaction. Each batch reserves its
    * quota with one atomic statement (used + n <= limit) and inserts its records in the same
    * transaction; a refused batch stores and counts nothing. Resolves only once committed. (A

@@ -34,15 +34,16 @@ export async function createBackend(name: Backend["name"]): Promise<Backend> {
     name,
     env: { DATABASE_URL: TEST_DATABASE_URL, IPATLAS_DB_SCHEMA: schema },
     storageOptions: (dataDir = makeDataDir()) => ({ dataDir, databaseUrl: TEST_DATABASE_URL, schema }),
-    dispose: () => adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`),
+    dispose: async () => void (await adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)),
   };
 }
 
-async function adminQuery(sql: string): Promise<void> {
+/** One statement on the test server, outside any schema's pool; its first row. */
+export async function adminQuery<T = Record<string, unknown>>(sql: string): Promise<T | undefined> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query(sql)).rows[0] as T | undefined;
   } finally {
     await client.end();
   }

@@ -47,6 +47,27 @@ export class PostgresDialect implements Dialect {
     return (await this.rows<T>(sql, params))[0];
   }
 
+  /**
+   * Filtered lists and their counts are index-only scans, which skip the table only for pages
+   * VACUUM has marked all-visible; without it every match's page is read, and the planner has no
+   * statistics (docs/storage.md "PostgreSQL: notes and differences from SQLite").
+   */
+  async upkeepWarnings(): Promise<string[]> {
+    const reply = await this.row<{ server: string; table: string[] | null }>(
+      "SELECT current_setting('autovacuum') AS server, (SELECT reloptions FROM pg_class WHERE oid = 'conversions'::regclass) AS table",
+    );
+    const off = reply?.table?.includes("autovacuum_enabled=false")
+      ? "autovacuum is off for the conversions table"
+      : reply?.server === "off"
+        ? "PostgreSQL's autovacuum is off"
+        : null;
+    if (!off) return [];
+    return [
+      `${off}: lists filtered by ipSearch, and their counts, read a table page for every match until VACUUM runs, ` +
+        `and slow down as conversions grow. Turn it on, or run VACUUM ANALYZE conversions regularly (docs/storage.md "PostgreSQL: notes and differences from SQLite").`,
+    ];
+  }
+
   /** Several servers may start at once: an advisory lock lets one migrate while the others wait. */
   async migrate(): Promise<void> {
     const client = await this.pool.connect();
