@@ -18,12 +18,13 @@
  *
  *   npx tsx bench/ceiling.ts [--seconds 6] [--rounds 3]
  */
-import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { BIN } from "../test/helpers/server.js";
+import { hasWrk, sharedTool } from "./_shared-tools.js";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "6" }, rounds: { type: "string", default: "3" } } });
 const seconds = Number(values.seconds);
@@ -31,10 +32,8 @@ const rounds = Number(values.rounds);
 const root = resolve(import.meta.dirname, "..");
 const run = promisify(execFile);
 
-const found = (paths: Array<string | undefined>) => paths.find((path): path is string => !!path && existsSync(path));
-const echoip = found([process.env.IPATLAS_ECHOIP, resolve(root, "../shared/anchors/echoip/echoip"), resolve(root, "../../shared/anchors/echoip/echoip")]);
-const wrkScript = found([resolve(root, "../shared/bench/random-ip.lua"), resolve(root, "../../shared/bench/random-ip.lua")]);
-const hasWrk = spawnSync("sh", ["-c", "command -v wrk"]).status === 0;
+const echoip = sharedTool("anchors/echoip/echoip", process.env.IPATLAS_ECHOIP);
+const wrkScript = sharedTool("bench/random-ip.lua");
 if (!echoip || !wrkScript || !hasWrk) {
   console.log(`ceiling skipped: ${!hasWrk ? "wrk is not installed" : !echoip ? "echoip not found (IPATLAS_ECHOIP=path)" : "side-by-side's random-ip.lua not found"}`);
   process.exit(0);
@@ -89,13 +88,12 @@ interface Subject {
   stop(): Promise<unknown>;
 }
 
-function child(name: string, command: string, args: string[], port: number, path: string, quiet = false): Subject & { process: ChildProcess } {
+function child(name: string, command: string, args: string[], port: number, path: string, quiet = false): Subject {
   const proc = spawn(command, args, { cwd: root, stdio: ["ignore", "ignore", quiet ? "ignore" : "inherit"] });
   return {
     name,
     url: `http://127.0.0.1:${port}`,
     path,
-    process: proc,
     stop: () => new Promise((done) => (proc.exitCode !== null ? done(null) : (proc.once("exit", done), proc.kill("SIGTERM")))),
   };
 }
@@ -156,12 +154,19 @@ try {
 
   // the median round by the single-process bare server's ratio, which every lookup-only figure is read against
   const ratios = results.map((figures) => figures.map((f) => f.rps / figures[0]!.rps));
-  const median = ratios.map((r, i) => [r[1]!, i] as const).sort((a, b) => a[0] - b[0])[Math.floor(rounds / 2)]![1];
+  const bareAt = subjects.findIndex((subject) => subject.name === "bare node:http");
+  const median = ratios.map((r, i) => [r[bareAt]!, i] as const).sort((a, b) => a[0] - b[0])[Math.floor(rounds / 2)]![1];
   console.log(`\nmedian round (${median + 1} of ${rounds}), req/s over echoip's in the same round:`);
   subjects.forEach((subject, i) => console.log(`  ${subject.name.padEnd(36)} ${ratios[median]![i]!.toFixed(2)}  (${Math.round(results[median]![i]!.rps)} req/s, p99 ${results[median]![i]!.p99})`));
-  const r = (i: number) => ratios[median]![i]!.toFixed(2);
-  console.log(`bare node:http lookup / echoip req/s ${r(1)}, 2 processes ${r(2)}: Node's ceiling under the lookup-only target (>= 0.75); IP Atlas ${r(6)}, --workers 2 ${r(7)}`);
-  console.log(`bare node:http + SQLite / echoip req/s ${r(4)} a row a commit, ${r(5)} grouped: the ceiling under the stored target (>= 0.5); IP Atlas ${r(8)}`);
+  const r = (name: string) => ratios[median]![subjects.findIndex((subject) => subject.name === name)]!.toFixed(2);
+  console.log(
+    `bare node:http lookup / echoip req/s ${r("bare node:http")}, 2 processes ${r("bare node:http, 2 processes")}: Node's ceiling under the lookup-only target (>= 0.75); ` +
+      `IP Atlas ${r("IP Atlas lookup-only")}, --workers 2 ${r("IP Atlas lookup-only, --workers 2")}`,
+  );
+  console.log(
+    `bare node:http + SQLite / echoip req/s ${r("bare node:http + SQLite insert")} a row a commit, ${r("bare node:http + SQLite group commit")} grouped: ` +
+      `the ceiling under the stored target (>= 0.5); IP Atlas ${r("IP Atlas GET /convert (stored)")}`,
+  );
 } finally {
   await Promise.all(subjects.map((subject) => subject.stop()));
 }

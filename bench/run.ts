@@ -5,9 +5,10 @@
  * echoip (`../shared/bench/side-by-side.sh`, or IPATLAS_SIDE_BY_SIDE=path; name `side-by-side`).
  * Every line that names a target is gathered into one table at the end.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { hasWrk, sharedTool } from "./_shared-tools.js";
 
 const dir = import.meta.dirname;
 const root = resolve(dir, "..");
@@ -50,10 +51,7 @@ for (const file of benches) {
   }
 }
 
-const sideBySide = [process.env.IPATLAS_SIDE_BY_SIDE, resolve(root, "../shared/bench/side-by-side.sh"), resolve(root, "../../shared/bench/side-by-side.sh")].find(
-  (path): path is string => !!path && existsSync(path),
-);
-const hasWrk = spawnSync("sh", ["-c", "command -v wrk"]).status === 0;
+const sideBySide = sharedTool("bench/side-by-side.sh", process.env.IPATLAS_SIDE_BY_SIDE);
 if ((wanted.length === 0 || wanted.includes("side-by-side")) && sideBySide && hasWrk) {
   console.log(`\n=== ${sideBySide} (against echoip, Go) ===`);
   const { output } = await run("bash", [sideBySide, "8"]);
