@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bareIpObject } from "../../lib/schemas/ip-object.js";
-import { adminQuery, backendNames, createBackend, type Backend } from "../../test/helpers/backends.js";
+import { adminQuery, backendNames, createBackend, serverAutovacuumOff, type Backend } from "../../test/helpers/backends.js";
 import { parseIp } from "../../lib/ip/parse.js";
 import { parseIpSearch } from "./ip-bytes.js";
 import { conversionDataJson, createStorage, type StorageOptions } from "./index.js";
@@ -52,7 +52,7 @@ describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ na
   it("upkeepWarnings: none on SQLite; on PostgreSQL one exactly while autovacuum is off, for the server or the conversions table", async () => {
     if (name === "sqlite") return void expect(await storage.upkeepWarnings()).toEqual([]);
     const table = `${options.schema}.conversions`;
-    const serverOff = (await adminQuery<{ value: string }>("SELECT current_setting('autovacuum') AS value"))?.value === "off";
+    const serverOff = await serverAutovacuumOff();
     const serverWarning = expect.stringMatching(/^PostgreSQL's autovacuum is off: .*VACUUM ANALYZE conversions/);
     expect(await storage.upkeepWarnings()).toEqual(serverOff ? [serverWarning] : []);
     await adminQuery(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);

@@ -1,7 +1,7 @@
 /** First run, graceful shutdown and durability of acknowledged conversions (docs/api.md#running, #operations). */
 import { describe, expect, it } from "vitest";
 import { readFileSync, rmSync } from "node:fs";
-import { adminQuery, backendNames, createBackend } from "../helpers/backends.js";
+import { backendNames, createBackend, serverAutovacuumOff } from "../helpers/backends.js";
 import { makeDataDir, startServer } from "../helpers/server.js";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 
@@ -18,7 +18,7 @@ describe.each(backendNames)("server lifecycle (%s)", (backendName) => {
       expect(readFileSync(`/proc/${first.process.pid}/cmdline`, "utf8").split("\0")).toContain("--max-semi-space-size=4");
       expect(first.output()).toMatch(/^IP Atlas listening on http:\/\/127\.0\.0\.1:\d+$/m);
       // the storage's upkeep warnings are logged at start (docs/storage.md, PostgreSQL notes)
-      const autovacuumOff = backendName === "postgres" && (await adminQuery<{ value: string }>("SELECT current_setting('autovacuum') AS value"))?.value === "off";
+      const autovacuumOff = backendName === "postgres" && (await serverAutovacuumOff());
       expect(first.output().includes("storage: PostgreSQL's autovacuum is off")).toBe(autovacuumOff);
       const key = /(ipa_sk_[0-9A-Za-z]{32})/.exec(first.output())?.[1];
       expect(key).toBeDefined();

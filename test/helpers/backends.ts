@@ -38,6 +38,11 @@ export async function createBackend(name: Backend["name"]): Promise<Backend> {
   };
 }
 
+/** Whether the test server runs with autovacuum off (the storage's upkeep warning, docs/storage.md). */
+export async function serverAutovacuumOff(): Promise<boolean> {
+  return (await adminQuery<{ value: string }>("SELECT current_setting('autovacuum') AS value"))?.value === "off";
+}
+
 /** One statement on the test server, outside any schema's pool; its first row. */
 export async function adminQuery<T = Record<string, unknown>>(sql: string): Promise<T | undefined> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
