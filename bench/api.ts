@@ -1,6 +1,6 @@
 /**
  * API benchmark over HTTP on loopback, against the real server (`ipatlas serve`) on a fresh data
- * dir with a `scale` project:
+ * dir (SQLite) or a fresh PostgreSQL schema (bench/_backend.ts) with a `scale` project:
  *   1. GET /convert (stored) req/s and p99, next to the lookup-only baseline GET /bench/lookup
  *      (same key check and envelope, nothing stored) measured in the same run;
  *   2. POST /convert with 5000 random public IPs: server time (`_req.resTime`) p50, also used to
@@ -8,12 +8,13 @@
  *   3. GET /conversions/list (limit 50): plain, ipSearch prefix, ipSearch CIDR, p99 over HTTP on
  *      the filled store.
  *
- *   npx tsx bench/api.ts [--seconds 10] [--connections 32] [--rows 1000000] [--list-seconds 5]
+ *   npx tsx bench/api.ts [--seconds 10] [--connections 32] [--rows 1000000] [--list-seconds 5] [--backend sqlite|postgres]
  */
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 import { startServer } from "../test/helpers/server.js";
+import { defaultBackend, openBenchBackend } from "./_backend.js";
 
 const { values } = parseArgs({
   options: {
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "32" },
     rows: { type: "string", default: "1000000" },
     "list-seconds": { type: "string", default: "5" },
+    backend: { type: "string", default: defaultBackend },
   },
 });
 const seconds = Number(values.seconds);
@@ -34,7 +36,8 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
 
-const server = await startServer({ env: { IPATLAS_BENCH_ROUTES: "1", IPATLAS_LOG_LEVEL: "warn" } });
+const backend = await openBenchBackend(values.backend);
+const server = await startServer({ env: { ...backend.env, IPATLAS_BENCH_ROUTES: "1", IPATLAS_LOG_LEVEL: "warn" } });
 try {
   const { secretKey } = await server.cli("project", "create", "--name", "scale", "--plan", "scale");
   const headers = { "x-api-key": secretKey };
@@ -57,7 +60,7 @@ try {
     table.push([name, value]);
     console.log(`${name.padEnd(48)} ${value}`);
   };
-  console.log(`API bench: ${connections} connections, ${seconds} s per run, server ${server.url}`);
+  console.log(`API bench on ${backend.name}: ${connections} connections, ${seconds} s per run, server ${server.url}`);
 
   // warm both paths (JIT, page cache), then alternate the two so that load from anything else on
   // the machine hits both alike; the figures are the means of the rounds
@@ -110,4 +113,5 @@ try {
   if (server.output().includes("autovacuum is off")) console.log("(PostgreSQL's autovacuum is off: the filtered lists above read the table for every match)");
 } finally {
   await server.stop();
+  await backend.dispose();
 }

@@ -1,6 +1,6 @@
 /**
  * Many tenants' bulks at once must not stall anyone else. Against the real server (`ipatlas serve`,
- * SQLite, fresh data dir), for `--seconds`:
+ * on a fresh data dir or PostgreSQL schema: bench/_backend.ts), for `--seconds`:
  *   - `--clients` clients (default 50), each with its own key, loop POST /convert with 5000 random
  *     public addresses; every answer must be 200 or a 503 envelope with Retry-After;
  *   - from another thread, one client loops GET /healthz and one loops GET /convert?ip=…, and
@@ -8,7 +8,7 @@
  *   - the server's peak RSS (VmHWM, summed over its processes; target <= 600 MB);
  *   - from inside the server (bench/_loop-probe.mjs): event-loop delay and GC pauses over the load.
  *
- *   npx tsx bench/concurrency.ts [--clients 50] [--seconds 20] [--keys 10]
+ *   npx tsx bench/concurrency.ts [--clients 50] [--seconds 20] [--keys 10] [--backend sqlite|postgres]
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
 import { startServer } from "../test/helpers/server.js";
 import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
+import { defaultBackend, openBenchBackend } from "./_backend.js";
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "20" },
     keys: { type: "string", default: "10" },
     args: { type: "string", default: "" },
+    backend: { type: "string", default: defaultBackend },
   },
 });
 const clients = Number(values.clients);
@@ -92,8 +94,10 @@ Promise.all([loop(() => "/healthz", health), loop((i) => "/convert?ip=" + addres
 
 // the server measures its own event-loop delay and GC pauses over the load (bench/_loop-probe.mjs)
 const loopProbe = join(tmpdir(), `ipatlas-loop-probe-${process.pid}.json`);
+const backend = await openBenchBackend(values.backend);
 const server = await startServer({
   env: {
+    ...backend.env,
     IPATLAS_LOG_LEVEL: "warn",
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${pathToFileURL(join(import.meta.dirname, "_loop-probe.mjs")).href}`.trim(),
     IPATLAS_LOOP_PROBE: loopProbe,
@@ -112,7 +116,7 @@ try {
     await fetch(`${server.url}/convert`, { method: "POST", headers: { "x-api-key": probeKey, "content-type": "application/json" }, body: bodies[i]! }).then((r) => r.arrayBuffer());
   }
 
-  console.log(`concurrency bench: ${clients} clients x ${BULK}-address POST /convert over ${keyCount} keys for ${seconds} s, server ${server.url}`);
+  console.log(`concurrency bench on ${backend.name}: ${clients} clients x ${BULK}-address POST /convert over ${keyCount} keys for ${seconds} s, server ${server.url}`);
   const until = Date.now() + seconds * 1000;
   const probe = new Worker(PROBE, { eval: true, workerData: { url: server.url, key: probeKey, until, addresses: randomPublicIpv4(1000, 7) } });
   const probed = new Promise<{ health: Array<{ ms: number; status: number }>; convert: Array<{ ms: number; status: number }> }>((resolve, reject) => {
@@ -170,6 +174,7 @@ try {
   row("load average (1 min) at the end", loadavg()[0]!.toFixed(2));
 } finally {
   await server.stop();
+  await backend.dispose();
 }
 if (existsSync(loopProbe)) {
   type Pauses = { count: number; totalMs: number; p50: number; max: number; over20: number };

@@ -3,11 +3,14 @@
  * process so that one bench's memory and JIT state do not colour the next. Pass names to run only
  * some: `npm run bench -- api storage`. With wrk installed it also runs the side-by-side against
  * echoip (`../shared/bench/side-by-side.sh`, or IPATLAS_SIDE_BY_SIDE=path; name `side-by-side`).
+ * With a PostgreSQL URL set (DATABASE_URL or TEST_DATABASE_URL, bench/_backend.ts) the benches
+ * whose targets hold on both backends run on SQLite and then on PostgreSQL.
  * Every line that names a target is gathered into one table at the end.
  */
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { benchDatabaseUrl } from "./_backend.js";
 import { hasWrk, sharedTool } from "./_shared-tools.js";
 
 const dir = import.meta.dirname;
@@ -18,6 +21,8 @@ const benches = readdirSync(dir)
   .filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts") && !file.startsWith("_") && file !== "run.ts")
   .filter((file) => wanted.length === 0 || wanted.includes(file.replace(/\.ts$/, "")))
   .sort();
+/** the benches that take `--backend` for targets set on both backends */
+const onBothBackends = new Set(["api.ts", "concurrency.ts", "storage.ts"]);
 
 /** Runs a command with its output shown as it comes, and returns that output. */
 function run(command: string, args: string[], cwd = root): Promise<{ status: number | null; output: string }> {
@@ -42,12 +47,16 @@ function gather(bench: string, output: string): void {
 
 let failed = 0;
 for (const file of benches) {
-  console.log(`\n=== bench/${file} ===`);
-  const result = await run(process.execPath, ["--import", "tsx", join(dir, file)]);
-  gather(file.replace(/\.ts$/, ""), result.output);
-  if (result.status !== 0) {
-    failed++;
-    console.log(`bench/${file} failed with exit code ${result.status}`);
+  const backends = !onBothBackends.has(file) ? [null] : benchDatabaseUrl ? ["sqlite", "postgres"] : ["sqlite"];
+  for (const backend of backends) {
+    const name = file.replace(/\.ts$/, "") + (backend === "postgres" ? " (PostgreSQL)" : "");
+    console.log(`\n=== bench/${file}${backend ? ` --backend ${backend}` : ""} ===`);
+    const result = await run(process.execPath, ["--import", "tsx", join(dir, file), ...(backend ? ["--backend", backend] : [])]);
+    gather(name, result.output);
+    if (result.status !== 0) {
+      failed++;
+      console.log(`bench/${name} failed with exit code ${result.status}`);
+    }
   }
 }
 

@@ -14,21 +14,18 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 import { startServer, type TestServer } from "../test/helpers/server.js";
+import { defaultBackend, openBenchBackend } from "./_backend.js";
 
 const { values } = parseArgs({
   options: {
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "32" },
-    // PostgreSQL when a database URL is given (as for the server), SQLite otherwise
-    backend: { type: "string", default: process.env.DATABASE_URL || process.env.TEST_DATABASE_URL ? "postgres" : "sqlite" },
+    backend: { type: "string", default: defaultBackend },
   },
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
-process.env.TEST_DATABASE_URL ??= process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-// imported after the line above: the helper reads TEST_DATABASE_URL when it loads
-const { createBackend } = await import("../test/helpers/backends.js");
-const backend = await createBackend(values.backend as "postgres" | "sqlite");
+const backend = await openBenchBackend(values.backend);
 
 const pool = randomPublicIpv4(10_000);
 

@@ -7,9 +7,9 @@
  *   npx tsx bench/storage.ts [--backend sqlite|postgres] [--count 1000000] [--runs 300] [--keep DIR] [--writer-thread]
  *
  * --keep DIR (SQLite) or SCHEMA (PostgreSQL): fill it once and keep it, later runs only measure.
- * The backend defaults to PostgreSQL when DATABASE_URL is set, SQLite otherwise. PostgreSQL uses
- * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) and a fresh schema that is
- * dropped afterwards.
+ * The backend defaults to PostgreSQL when a database URL is set (bench/_backend.ts), SQLite
+ * otherwise. PostgreSQL uses that URL (default postgres://postgres@127.0.0.1:5432/test) and a
+ * fresh schema that is dropped afterwards.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
@@ -23,11 +23,11 @@ import type { PostgresDialect } from "../server/storage/postgres/dialect.js";
 import type { SqlStorage } from "../server/storage/sql-storage.js";
 import { sampleConversionWithParts } from "../test/helpers/sample-conversions.js";
 import type { ListQuery, NewConversion } from "../server/storage/types.js";
+import { benchDatabaseUrl, defaultBackend } from "./_backend.js";
 
 const { values } = parseArgs({
   options: {
-    // like the server: DATABASE_URL selects PostgreSQL
-    backend: { type: "string", default: process.env.DATABASE_URL ? "postgres" : "sqlite" },
+    backend: { type: "string", default: defaultBackend },
     count: { type: "string", default: "1000000" },
     runs: { type: "string", default: "300" },
     keep: { type: "string" },
@@ -43,7 +43,7 @@ const IPV6_SHARE = 0.2;
 const BATCH = 5000;
 
 const dataDir = backend === "sqlite" && values.keep ? values.keep : mkdtempSync(join(tmpdir(), "ipatlas-bench-"));
-const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const databaseUrl = benchDatabaseUrl ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = backend === "postgres" && values.keep ? values.keep : `ipatlas_bench_${randomBytes(4).toString("hex")}`;
 const storage = await createStorage(backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir, sqliteWriterThread: values["writer-thread"] });
 
@@ -71,7 +71,9 @@ try {
       console.log(`${BATCH}-row commit at ~${count} rows (last ${last.length}): mean ${mean.toFixed(1)} ms, median ${last[last.length >> 1]!.toFixed(1)} ms`);
     }
   }
-  console.log(`bytes per conversion on disk: ${(bytes / count).toFixed(1)} (total ${(bytes / 1e6).toFixed(1)} MB, target <= 250)`);
+  // the issue's target is SQLite's, the zero-setup default; PostgreSQL's figure is for comparison
+  const target = backend === "sqlite" ? ", target <= 250" : "";
+  console.log(`bytes per conversion on disk: ${(bytes / count).toFixed(1)} (total ${(bytes / 1e6).toFixed(1)} MB${target})`);
 
   const cases: Array<[string, () => ListQuery["ip"]]> = [
     ["plain", () => undefined],
