@@ -214,8 +214,8 @@ export class PostgresDialect implements Dialect {
 
   /** Outside the write transaction, so no lock on these rows is held for long. One round trip. */
   async saveDimensions(table: DimensionTable, dims: Dimension[], slice?: TimeSlice): Promise<number[]> {
-    const [hashes, jsons] = await arrayLiterals([dims.map((d) => d.hash), dims.map((d) => d.json)], slice);
-    const saved = await this.rows<{ id: number }>(`WITH ${saveDimensionsSql(table, "saved", "$1", "$2")} SELECT id FROM saved_ids ORDER BY ord`, [hashes, jsons]);
+    const [hashes] = await arrayLiterals([dims.map((d) => d.hash)], slice);
+    const saved = await this.rows<{ id: number }>(`WITH ${saveDimensionsSql(table, "saved", "$1", "$2")} SELECT id FROM saved_ids ORDER BY ord`, [hashes, jsonDocument(dims)]);
     return saved.map((row) => row.id);
   }
 
@@ -458,19 +458,32 @@ type DimensionIdsReply = { location_ids: number[] | null; network_ids: number[] 
 const dimensionIds = (reply: DimensionIdsReply): Record<DimensionTable, number[]> => ({ locations: reply.location_ids ?? [], networks: reply.network_ids ?? [] });
 
 /** newDimensionsSql's four parameters */
-function dimensionParams(dims: Record<DimensionTable, Dimension[]>, slice?: TimeSlice): Promise<string[]> {
-  return arrayLiterals([dims.locations.map((d) => d.hash), dims.locations.map((d) => d.json), dims.networks.map((d) => d.hash), dims.networks.map((d) => d.json)], slice);
+async function dimensionParams(dims: Record<DimensionTable, Dimension[]>, slice?: TimeSlice): Promise<string[]> {
+  const [locationHashes, networkHashes] = await arrayLiterals([dims.locations.map((d) => d.hash), dims.networks.map((d) => d.hash)], slice);
+  return [locationHashes!, jsonDocument(dims.locations), networkHashes!, jsonDocument(dims.networks)];
 }
 
 /**
- * CTEs saving parts (content-addressed) from two array parameters: `alias` the rows inserted or
- * already there, `alias_ids` their ids by position (`ord`, from 1) in the arrays. DO UPDATE, not
+ * The parts' JSON texts as one JSON array, the parameter saveDimensionsSql splits: each text is
+ * JSON already, so joining them is all it takes, where a text[] literal would escape every quote
+ * of every text (docs/storage.md "Group commit").
+ */
+function jsonDocument(dims: readonly Dimension[]): string {
+  return `[${dims.map((d) => d.json).join(",")}]`;
+}
+
+/**
+ * CTEs saving parts (content-addressed) from two parameters, the hashes as an array and the
+ * texts as a JSON array (jsonDocument): `alias` the rows inserted or already there, `alias_ids`
+ * their ids by position (`ord`, from 1) in the arrays. DO UPDATE, not
  * DO NOTHING, so a part another transaction commits while this statement waits on it comes back
  * too: DO NOTHING would skip it, and this statement's snapshot could not read it. The cost: a part
  * already saved but not in this process's cache (after a restart) is written once more.
  */
 function saveDimensionsSql(table: DimensionTable, alias: string, hashes: string, jsons: string): string {
-  return `${alias} AS (INSERT INTO ${table} (hash, json) SELECT * FROM unnest(${hashes}::bytea[], ${jsons}::text[])
+  // json, not jsonb: an element comes back as the very text it was sent as (its hash is of that text)
+  return `${alias} AS (INSERT INTO ${table} (hash, json) SELECT h.hash, j.json::text
+        FROM unnest(${hashes}::bytea[]) WITH ORDINALITY AS h(hash, ord) JOIN json_array_elements(${jsons}::json) WITH ORDINALITY AS j(json, ord) USING (ord)
       ON CONFLICT (hash) DO UPDATE SET json = EXCLUDED.json RETURNING id, hash),
     ${alias}_ids AS (SELECT ${alias}.id, d.ord FROM unnest(${hashes}::bytea[]) WITH ORDINALITY AS d(hash, ord) JOIN ${alias} ON ${alias}.hash = d.hash)`;
 }
