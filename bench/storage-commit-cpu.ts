@@ -14,8 +14,8 @@
  *
  * The store is filled to --fill rows first (the random ip index makes a commit grow with the
  * table), then --commits batches of 5000 are committed one after the other and measured.
- * PostgreSQL uses DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) in a fresh
- * schema that is dropped afterwards.
+ * PostgreSQL uses the database URL set (bench/_backend.ts; default
+ * postgres://postgres@127.0.0.1:5432/test) in a fresh schema that is dropped afterwards.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -28,6 +28,7 @@ import { newPartToken } from "../server/geo/engine/part-tokens.js";
 import { createStorage } from "../server/storage/index.js";
 import type { NewConversion } from "../server/storage/types.js";
 import { sampleConversionWithParts } from "../test/helpers/sample-conversions.js";
+import { benchPostgresUrl } from "./_backend.js";
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +42,7 @@ const { values } = parseArgs({
   },
 });
 const BATCH = 5000;
-const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const databaseUrl = benchPostgresUrl;
 const schema = `ipatlas_cpu_${randomBytes(4).toString("hex")}`;
 const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-cpu-"));
 const storage = await createStorage(values.backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir, sqliteWriterThread: values["writer-thread"] });

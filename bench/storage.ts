@@ -23,7 +23,7 @@ import type { PostgresDialect } from "../server/storage/postgres/dialect.js";
 import type { SqlStorage } from "../server/storage/sql-storage.js";
 import { sampleConversionWithParts } from "../test/helpers/sample-conversions.js";
 import type { ListQuery, NewConversion } from "../server/storage/types.js";
-import { benchDatabaseUrl, defaultBackend } from "./_backend.js";
+import { benchPostgresUrl, defaultBackend } from "./_backend.js";
 
 const { values } = parseArgs({
   options: {
@@ -43,7 +43,7 @@ const IPV6_SHARE = 0.2;
 const BATCH = 5000;
 
 const dataDir = backend === "sqlite" && values.keep ? values.keep : mkdtempSync(join(tmpdir(), "ipatlas-bench-"));
-const databaseUrl = benchDatabaseUrl ?? "postgres://postgres@127.0.0.1:5432/test";
+const databaseUrl = benchPostgresUrl;
 const schema = backend === "postgres" && values.keep ? values.keep : `ipatlas_bench_${randomBytes(4).toString("hex")}`;
 const storage = await createStorage(backend === "postgres" ? { dataDir, databaseUrl, schema } : { dataDir, sqliteWriterThread: values["writer-thread"] });
 

@@ -15,7 +15,7 @@ import type { Dimension } from "../record-codec.js";
 import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, type ProjectRow, type WebsiteRow } from "../rows.js";
 import type { CommitResult } from "../types.js";
 import type { TimeSlice } from "../../time-slice.js";
-import { arrayLiterals, type ArrayElement } from "./array-literal.js";
+import { arrayLiteral, arrayLiterals, type ArrayElement } from "./array-literal.js";
 import { connectPostgres, type PostgresConnection, type PostgresOptions } from "./connect.js";
 import { POSTGRES_MIGRATIONS } from "./migrations.js";
 
@@ -214,7 +214,7 @@ export class PostgresDialect implements Dialect {
 
   /** Outside the write transaction, so no lock on these rows is held for long. One round trip. */
   async saveDimensions(table: DimensionTable, dims: Dimension[], slice?: TimeSlice): Promise<number[]> {
-    const [hashes] = await arrayLiterals([dims.map((d) => d.hash)], slice);
+    const hashes = await arrayLiteral(dims.map((d) => d.hash), slice);
     const saved = await this.rows<{ id: number }>(`WITH ${saveDimensionsSql(table, "saved", "$1", "$2")} SELECT id FROM saved_ids ORDER BY ord`, [hashes, jsonDocument(dims)]);
     return saved.map((row) => row.id);
   }
