@@ -55,7 +55,7 @@ declare module "hono" {
 
 /** The bulk stored and counted, and its answer's `data` (encoded while the rows are written). */
 async function convertForRequest(converter: Converter, engine: GeoEngine, c: Context<AppEnv>, inputs: string[], lang: string | null): Promise<Buffer[]> {
-  const outcome = await converter.store(c.get("auth").project, inputs, lang, (items) => encodeBulkData(items, engine.toJson));
+  const outcome = await converter.store(c.get("auth").project, inputs, lang, (items) => encodeBulkData(items, engine));
   c.set("quota", { limit: outcome.limit, used: outcome.used, resetAt: outcome.resetAt });
   if (!outcome.accepted) throw new ApiError(429, MESSAGES.quotaExceeded, null, retryAfterHeader(outcome.resetAt));
   c.set("conversionsStored", outcome.items.length);

@@ -1,6 +1,7 @@
 /** What the rest of the server needs from the geolocation engine (issue #2 builds it). */
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { ConversionStatus } from "../../lib/schemas/api.js";
+import type { JsonBytes } from "../json-bytes.js";
 
 export interface ConvertResult {
   status: ConversionStatus;
@@ -29,6 +30,8 @@ export interface ConvertParts {
 export interface PartToken {
   /** the part's JSON text (engine/ip-object-json.ts); `tail` is what follows `time_now`'s value */
   json: { head: string; tail: string | null } | undefined;
+  /** the same text as UTF-8 bytes, for answers written as bytes (a bulk's) */
+  utf8: { head: Uint8Array; tail: Uint8Array | null } | undefined;
   /** the part as storage keeps it (storage/record-codec.ts), of storage's own type */
   stored: unknown;
 }
@@ -54,6 +57,8 @@ export interface GeoEngine {
   convert(input: string, now: Date, lang?: string | null): ConvertResult;
   /** `JSON.stringify(result.data)` of one of this engine's results, from cached fragments */
   toJson(result: ConvertResult): string;
+  /** the same text as `toJson`, written as UTF-8 bytes (engine/ip-object-json.ts JsonBytes) */
+  writeJson(result: ConvertResult, out: JsonBytes): void;
   databases(): GeoDatabaseInfo[];
   /**
    * Runs lookups over the whole address space for at most `budgetMs` (default 100), so the first

@@ -7,6 +7,7 @@
 import { bareIpObject } from "../../../lib/schemas/ip-object.js";
 import { isPublicAddress, parseIp } from "../../../lib/ip/index.js";
 import type { ConvertResult, GeoDatabaseInfo, GeoEngine } from "../types.js";
+import type { JsonBytes } from "../../json-bytes.js";
 import type { GeoLogger } from "../logger.js";
 import { buildIpObject, completionTime } from "./build-ip-object.js";
 import { loadBundledIndex } from "../sources/bundled-index.js";
@@ -132,13 +133,14 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
   }
 
   const toJson = (result: ConvertResult) => json.stringify(result);
+  const writeJson = (result: ConvertResult, out: JsonBytes) => json.write(result, out);
 
   async function close(): Promise<void> {
     city.close();
     asn.close();
   }
 
-  return { convert, toJson, databases, warmUp, close };
+  return { convert, toJson, writeJson, databases, warmUp, close };
 }
 
 /** Opens a bundled source; if its files are missing or unreadable, logs why and fails its lookups. */

@@ -1,10 +1,11 @@
-/** The fragment-assembled Ip object text is exactly JSON.stringify of the object, on both kinds of data. */
+/** The fragment-assembled Ip object text, and its bytes, are exactly JSON.stringify of the object, on both kinds of data. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGeoEngine } from "./engine.js";
 import type { GeoEngine } from "../types.js";
+import { JsonBytes } from "../../json-bytes.js";
 import { randomPublicIpv4 } from "../../../test/helpers/random-addresses.js";
 
 const FIXTURES = resolve(import.meta.dirname, "../../../test/fixtures/maxmind");
@@ -27,6 +28,9 @@ function expectSameText(engine: GeoEngine): void {
     for (const address of [...ADDRESSES, ...ADDRESSES]) {
       const result = engine.convert(address, now);
       expect(engine.toJson(result)).toBe(JSON.stringify(result.data));
+      const out = new JsonBytes(256);
+      engine.writeJson(result, out);
+      expect(Buffer.concat(out.chunks()).toString("utf8")).toBe(JSON.stringify(result.data));
     }
   }
 }

@@ -10,6 +10,7 @@
  */
 import type { IpObject } from "../../../lib/schemas/ip-object.js";
 import type { ConvertResult, PartToken } from "../types.js";
+import type { JsonBytes } from "../../json-bytes.js";
 
 /** what a location token's text is cut at: its own JSON escape cannot occur in real data */
 const GAP = "\u0000time_now\u0000";
@@ -27,6 +28,39 @@ export class IpObjectJson {
     const timeNow = data.continent?.country?.city?.timezone?.time_now ?? null;
     return ipObjectText(data.ip, data.type, locationText(result.parts.location, data), timeNow, networkText(result.parts.network, data).head, data.completion_time);
   }
+
+  /**
+   * The same text as `stringify`, as UTF-8 bytes: the parts' bytes are made once per token and
+   * copied in (a bulk's answer, ../../convert/bulk-answer.ts). Writes what `ipObjectText` joins.
+   */
+  write(result: ConvertResult, out: JsonBytes): void {
+    const data = result.data;
+    if (!result.parts) return out.text(JSON.stringify(data));
+    const location = partBytes(result.parts.location, locationText(result.parts.location, data));
+    const network = partBytes(result.parts.network, networkText(result.parts.network, data));
+    out.ascii('{"ip":');
+    out.stringOrNull(data.ip);
+    out.ascii(',"type":');
+    out.stringOrNull(data.type);
+    out.ascii(",");
+    out.bytes(location.head);
+    if (location.tail !== null) {
+      out.stringOrNull(data.continent?.country?.city?.timezone?.time_now ?? null);
+      out.bytes(location.tail);
+    }
+    out.ascii(",");
+    out.bytes(network.head);
+    out.ascii(`,"completion_time":${completionJson(data.completion_time)}}`);
+  }
+}
+
+function completionJson(completion: IpObject["completion_time"]): string {
+  return completion ? `{"miliseconds":${completion.miliseconds},"seconds":${completion.seconds}}` : "null";
+}
+
+/** a part's text as UTF-8, made once per token */
+function partBytes(token: PartToken, text: PartText): NonNullable<PartToken["utf8"]> {
+  return (token.utf8 ??= { head: Buffer.from(text.head, "utf8"), tail: text.tail === null ? null : Buffer.from(text.tail, "utf8") });
 }
 
 /**
@@ -42,8 +76,7 @@ export function ipObjectText(
   completion: IpObject["completion_time"],
 ): string {
   const middle = location.tail === null ? location.head : location.head + JSON.stringify(timeNow) + location.tail;
-  const completionJson = completion ? `{"miliseconds":${completion.miliseconds},"seconds":${completion.seconds}}` : "null";
-  return `{"ip":${JSON.stringify(ip)},"type":${JSON.stringify(type)},${middle},${network},"completion_time":${completionJson}}`;
+  return `{"ip":${JSON.stringify(ip)},"type":${JSON.stringify(type)},${middle},${network},"completion_time":${completionJson(completion)}}`;
 }
 
 /** the location part (`is_eu`, `continent`) of the result whose token this is, made once per token */
