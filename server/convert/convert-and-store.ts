@@ -4,11 +4,11 @@
  * allowance atomically together with the inserts, so either every record is stored and counted or
  * none is.
  */
-import { v7 as timeOrderedUuid } from "uuid";
 import { planLimit } from "../../lib/schemas/api.js";
 import type { GeoEngine, ConvertResult } from "../geo/types.js";
 import type { Project, Storage } from "../storage/types.js";
 import { periodOf } from "./period.js";
+import { conversionIds } from "./conversion-ids.js";
 import { TimeSlice } from "../time-slice.js";
 
 /**
@@ -71,17 +71,18 @@ export async function convertAndStore<A = undefined>(
   if (limit !== null && floor + inputs.length > limit) return { accepted: false, limit, used: floor, resetAt: period.end };
 
   const startedAt = now.getTime();
-  // Time-ordered (v7) ids land at the end of the unique-id index instead of on a random page of
-  // it, so a batch dirties a few index pages rather than one per row.
   const items: ConvertedItem[] = new Array(inputs.length);
   // a large bulk gives other requests a turn every few milliseconds instead of holding the event
   // loop; a single address (the GET hot path) does not need the clock
   const slice = inputs.length > 1 ? new TimeSlice() : null;
   await slice?.begin(inputs.length);
+  // Time-ordered (v7) ids land at the end of the unique-id index instead of on a random page of
+  // it, so a batch dirties a few index pages rather than one per row.
+  const ids = conversionIds(inputs.length);
   for (let i = 0; i < inputs.length; i++) {
     if (slice?.due()) await slice.pause();
     const input = storableText(inputs[i]!);
-    items[i] = { input, conversionId: timeOrderedUuid(), ...deps.engine.convert(input, now, lang) };
+    items[i] = { input, conversionId: ids[i]!, ...deps.engine.convert(input, now, lang) };
   }
   const completedAt = Date.now();
   let answer: Promise<A> | undefined;
