@@ -22,10 +22,10 @@ export async function encodeBulkData(items: readonly ConvertedItem[], engine: Pi
     out.ascii(i > 0 ? ',{"ip":' : '{"ip":');
     out.string(item.input);
     out.ascii(',"conversion":');
-    if (item.status === "success") engine.writeJson(item, out);
+    if (item.status === "success") engine.writeJson(item.result, out);
     else out.ascii("null");
     out.ascii(',"conversionId":');
-    out.string(item.conversionId);
+    out.string(item.uniqueId);
     out.ascii("}");
   }
   out.ascii("]");

@@ -39,9 +39,9 @@ describe("convertAndStore's answer", () => {
       const inputs = Array.from({ length: 6000 }, (_, i) => `${1 + (i % 200)}.${i % 256}.${(i * 7) % 256}.1`);
       let committed = false;
       const answeredWhile: boolean[] = [];
-      const answerWith = async (items: Array<{ conversionId: string }>) => {
+      const answerWith = async (items: Array<{ uniqueId: string }>) => {
         answeredWhile.push(committed);
-        return items.map((item) => item.conversionId);
+        return items.map((item) => item.uniqueId);
       };
       // the rows are committed once this resolves: the first answer must have started before
       const watchCommits = storage.commitConversions.bind(storage);
@@ -51,7 +51,7 @@ describe("convertAndStore's answer", () => {
       expect(outcome.accepted).toBe(true);
       expect(answeredWhile).toEqual([false]);
       if (!outcome.accepted) return;
-      expect(outcome.answer).toEqual(outcome.items.map((item) => item.conversionId));
+      expect(outcome.answer).toEqual(outcome.items.map((item) => item.uniqueId));
       expect(await storage.getConversion(project.id, outcome.answer[5999]!)).not.toBeNull();
 
       // 12000 is over the starter plan's 10000 a month: refused whole by the storage, no answer

@@ -6,7 +6,7 @@
  */
 import { planLimit } from "../../lib/schemas/api.js";
 import type { GeoEngine, ConvertResult } from "../geo/types.js";
-import type { Project, Storage } from "../storage/types.js";
+import type { NewConversion, Project, Storage } from "../storage/types.js";
 import { periodOf } from "./period.js";
 import { conversionIds } from "./conversion-ids.js";
 import { TimeSlice } from "../time-slice.js";
@@ -41,9 +41,32 @@ export class UsageFloor {
   }
 }
 
-export interface ConvertedItem extends ConvertResult {
-  input: string;
-  conversionId: string;
+/**
+ * An input converted, with its id: the row the storage takes (NewConversion) and what the answer
+ * is made from. Its values are the engine result's own, read through: spreading the result would
+ * read `data`, which a located result builds only when read (geo/engine/located-result.ts).
+ */
+export class ConvertedItem implements NewConversion {
+  /** set once the whole request is converted */
+  completedAt = 0;
+  constructor(
+    readonly input: string,
+    readonly uniqueId: string,
+    readonly result: ConvertResult,
+    readonly startedAt: number,
+  ) {}
+  get status(): ConvertResult["status"] {
+    return this.result.status;
+  }
+  get data(): ConvertResult["data"] {
+    return this.result.data;
+  }
+  get parts(): ConvertResult["parts"] {
+    return this.result.parts;
+  }
+  get address(): ConvertResult["address"] {
+    return this.result.address;
+  }
 }
 
 /** `answer`: what `answerWith` made of the items, when the request passed it */
@@ -82,9 +105,10 @@ export async function convertAndStore<A = undefined>(
   for (let i = 0; i < inputs.length; i++) {
     if (slice?.due()) await slice.pause();
     const input = storableText(inputs[i]!);
-    items[i] = { input, conversionId: ids[i]!, ...deps.engine.convert(input, now, lang) };
+    items[i] = new ConvertedItem(input, ids[i]!, deps.engine.convert(input, now, lang), startedAt);
   }
   const completedAt = Date.now();
+  for (const item of items) item.completedAt = completedAt;
   let answer: Promise<A> | undefined;
   const startAnswer =
     answerWith &&
@@ -98,7 +122,7 @@ export async function convertAndStore<A = undefined>(
     projectId: project.id,
     period: period.id,
     limit,
-    conversions: items.map((item) => ({ uniqueId: item.conversionId, status: item.status, data: item.data, parts: item.parts, startedAt, completedAt })),
+    conversions: items,
     onWriting: startAnswer,
   });
   deps.usageFloor?.raise(project.id, period.id, result.used);

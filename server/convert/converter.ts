@@ -66,11 +66,11 @@ export function createConverter(deps: { storage: Storage; engine: GeoEngine }): 
         return { status: 429, message: MESSAGES.quotaExceeded, dataJson: "null", headers: retryAfterHeader(outcome.resetAt), quota, stored: 0 };
       }
       const item = outcome.items[0]!;
-      const headers = { "x-conversion-id": item.conversionId };
+      const headers = { "x-conversion-id": item.uniqueId };
       const answer = (status: ContentfulStatusCode, message: string, dataJson: string) => ({ status, message, dataJson, headers, quota, stored: 1 });
       if (item.status === "invalid-ip-address") return answer(400, MESSAGES.invalidIp, "null");
       if (item.status === "failed") return answer(200, MESSAGES.conversionFailed, "null");
-      return answer(200, MESSAGES.success, deps.engine.toJson(item));
+      return answer(200, MESSAGES.success, deps.engine.toJson(item.result));
     },
   };
 }

@@ -5,10 +5,24 @@ import type { JsonBytes } from "../json-bytes.js";
 
 export interface ConvertResult {
   status: ConversionStatus;
-  /** Full Ip object (docs/api.md#the-ip-object); for `invalid-ip-address` only `ip` is set, for `failed` `ip` and `type`. */
-  data: IpObject;
+  /**
+   * Full Ip object (docs/api.md#the-ip-object); for `invalid-ip-address` only `ip` is set, for
+   * `failed` `ip` and `type`. A located address's is built when first read (engine/located-result.ts).
+   */
+  readonly data: IpObject;
   /** present on successful lookups of public addresses; see ConvertParts */
   parts?: ConvertParts;
+  /** present with `parts`: what `data` holds that varies per address, read without building it */
+  address?: AddressFields;
+}
+
+/** The per-address values of a located Ip object; the rest is its parts'. */
+export interface AddressFields {
+  ip: string;
+  type: NonNullable<IpObject["type"]>;
+  /** `continent.country.city.timezone.time_now` where the location part has a time zone; null where it has none */
+  timeNow: string | null;
+  completion: NonNullable<IpObject["completion_time"]>;
 }
 
 /**

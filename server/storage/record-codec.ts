@@ -8,7 +8,7 @@
 import { hash } from "node:crypto";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { ConversionStatus } from "../../lib/schemas/api.js";
-import type { ConvertParts, PartToken } from "../geo/types.js";
+import type { ConvertResult, PartToken } from "../geo/types.js";
 import type { NewConversion } from "./types.js";
 import { foldAscii, ipToKey, keyType } from "./ip-bytes.js";
 import { ipObjectText, locationPartText, locationText, networkPartText, networkText, type PartText } from "../geo/engine/ip-object-json.js";
@@ -112,9 +112,9 @@ function dimensionOfJson(json: string): Dimension {
  * new part's stored text is the answer's text of it (ip-object-json.ts) with `time_now` null, so
  * the part is serialised once for the answer and the row.
  */
-function dimensionByToken(token: PartToken, text: (token: PartToken, data: IpObject) => PartText, data: IpObject): Dimension {
+function dimensionByToken(token: PartToken, text: (token: PartToken, result: ConvertResult) => PartText, conversion: ConvertResult): Dimension {
   if (token.stored) return token.stored as Dimension;
-  const { head, tail } = text(token, data);
+  const { head, tail } = text(token, conversion);
   return (token.stored = dimensionOfJson(tail === null ? `{${head}}` : `{${head}null${tail}}`));
 }
 
@@ -148,36 +148,62 @@ function encodeTimeNow(timeNow: string, startedAt: number): { tzOffset: number; 
   return time;
 }
 
+/** what a row is encoded from: a new conversion, the engine's `address` and `parts` when it gave them */
+type RecordSource = Pick<NewConversion, "status" | "data" | "startedAt" | "parts" | "address">;
+
 /**
  * The location and network parts are stored as their own JSON text, so they come back as the API
  * would serialise them. The per-row values are derived (type from the ip key, time_now from
  * startedAt and an offset, seconds from miliseconds), so each derivation is checked here and
- * falls back to `extra` when it would not reproduce the value exactly.
+ * falls back to `extra` when it would not reproduce the value exactly. A located conversion's
+ * values are read from `address`: its Ip object is read only for a part seen the first time.
  */
-export function encodeRecord(data: IpObject, startedAt: number, parts?: ConvertParts): EncodedRecord {
+export function encodeRecord(conversion: RecordSource): EncodedRecord {
+  const { parts, address } = conversion;
+  if (parts && address) {
+    const location = dimensionByToken(parts.location, locationText, conversion);
+    const network = dimensionByToken(parts.network, networkText, conversion);
+    const timeNow = locationText(parts.location, conversion).tail === null ? null : address.timeNow;
+    return encodeValues(address.ip, address.type, timeNow, address.completion, location, network, conversion);
+  }
+  const data = conversion.data;
+  const location = parts
+    ? dimensionByToken(parts.location, locationText, conversion)
+    : dimension({ is_eu: data.is_eu, continent: withoutTimeNow(data.continent) });
+  const network = parts ? dimensionByToken(parts.network, networkText, conversion) : dimension({ registered_country: data.registered_country, asn: data.asn });
+  const timeNow = data.continent?.country?.city?.timezone?.time_now ?? null;
+  return encodeValues(data.ip, data.type, timeNow, data.completion_time, location, network, conversion);
+}
+
+function encodeValues(
+  ip: IpObject["ip"],
+  type: IpObject["type"],
+  timeNow: string | null,
+  completion: IpObject["completion_time"],
+  location: Dimension,
+  network: Dimension,
+  conversion: RecordSource,
+): EncodedRecord {
   const record: EncodedRecord = {
-    ip: data.ip === null ? null : foldAscii(data.ip),
+    ip: ip === null ? null : foldAscii(ip),
     ipKey: null,
-    location: parts
-      ? dimensionByToken(parts.location, locationText, data)
-      : dimension({ is_eu: data.is_eu, continent: withoutTimeNow(data.continent) }),
-    network: parts ? dimensionByToken(parts.network, networkText, data) : dimension({ registered_country: data.registered_country, asn: data.asn }),
+    location,
+    network,
     tzOffset: null,
     timeShift: 0,
     completionUs: null,
     extra: null,
   };
-  if (data.type !== null) {
-    record.ipKey = data.ip === null ? null : ipToKey(data.ip, data.type);
+  if (type !== null) {
+    record.ipKey = ip === null ? null : ipToKey(ip, type);
     // An ip whose type does not parse (not produced by the engine): keep the object whole.
-    if (record.ipKey === null) return { ...record, extra: JSON.stringify({ d: data } satisfies Extra) };
+    if (record.ipKey === null) return { ...record, extra: JSON.stringify({ d: conversion.data } satisfies Extra) };
   }
   // Canonical addresses are lower case already; only invalid input can differ.
-  const extra: Extra = data.ip !== null && record.ip !== data.ip ? { i: data.ip } : {};
+  const extra: Extra = ip !== null && record.ip !== ip ? { i: ip } : {};
 
-  const timeNow = data.continent?.country?.city?.timezone?.time_now ?? null;
   if (timeNow !== null) {
-    const time = encodeTimeNow(timeNow, startedAt);
+    const time = encodeTimeNow(timeNow, conversion.startedAt);
     if (time) {
       record.tzOffset = time.tzOffset;
       record.timeShift = time.timeShift;
@@ -186,7 +212,6 @@ export function encodeRecord(data: IpObject, startedAt: number, parts?: ConvertP
     }
   }
 
-  const completion = data.completion_time;
   if (completion) {
     // The engine measures to the microsecond (server/geo/engine/build-ip-object.ts completionTime).
     const us = typeof completion.miliseconds === "number" ? Math.round(completion.miliseconds * 1000) : null;
@@ -214,8 +239,7 @@ export async function encodeConversions(conversions: readonly NewConversion[]): 
   await slice.begin(conversions.length);
   for (let i = 0; i < conversions.length; i++) {
     if (slice.due()) await slice.pause();
-    const conversion = conversions[i]!;
-    records[i] = encodeRecord(conversion.data, conversion.startedAt, conversion.parts);
+    records[i] = encodeRecord(conversions[i]!);
   }
   return records;
 }

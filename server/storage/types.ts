@@ -4,7 +4,7 @@
  */
 import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { ConversionStatus, Plan } from "../../lib/schemas/api.js";
-import type { ConvertParts } from "../geo/types.js";
+import type { AddressFields, ConvertParts } from "../geo/types.js";
 
 export interface Project {
   id: string;
@@ -54,6 +54,8 @@ export interface NewConversion {
   completedAt: number;
   /** the engine's identity tokens for the repeating parts of `data`, when it gave them */
   parts?: ConvertParts;
+  /** with `parts`: the per-address values of `data`, so that `data` is read only for a new part */
+  address?: AddressFields;
 }
 
 export interface StoredConversion {

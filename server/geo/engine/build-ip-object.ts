@@ -4,12 +4,11 @@
  * of its fields (nested objects included) is known.
  */
 import type { IpObject } from "../../../lib/schemas/ip-object.js";
-import type { ParsedIp } from "../../../lib/ip/index.js";
 import { CONTINENTS } from "../country/continents.js";
 import { countryFacts } from "../country/country-facts.js";
-import { localTimeIso } from "../country/time-now.js";
 import type { CityFacts, Located, Place } from "../sources/located.js";
 import { continentNameIn, countryNameIn, isEnglish, nameIn, type Names } from "../lang/index.js";
+import type { AddressFields } from "../types.js";
 
 export interface Lookups {
   located: Located | null;
@@ -19,15 +18,13 @@ export interface Lookups {
 }
 
 export interface BuildContext {
-  now: Date;
   /** `${base}/flags/gb.svg`; null when no flag file exists for the code */
   flagUrl: (code: string) => string | null;
-  startedAt: number;
   /** canonical language tag of the names (lang/index.ts); null or English: the data's English names */
   lang?: string | null;
 }
 
-export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: BuildContext): IpObject {
+export function buildIpObject(address: AddressFields, lookups: Lookups, context: BuildContext): IpObject {
   const located = lookups.located;
   const lang = isEnglish(context.lang ?? null) ? null : context.lang!;
   const countryCode = located?.country?.code ?? null;
@@ -49,7 +46,7 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
           located?.subdivision && (located.subdivision.name || located.subdivision.code)
             ? { name: named(lang, located.subdivision.name, located.subdivision.names), code: located.subdivision.code }
             : null,
-        city: located?.city ? buildCity(located.city, context.now, named(lang, located.city.name, located.city.names)) : null,
+        city: located?.city ? buildCity(located.city, address.timeNow, named(lang, located.city.name, located.city.names)) : null,
         flag: facts.flagEmoji
           ? { img: context.flagUrl(facts.code), emoji: facts.flagEmoji, emoji_unicode: facts.flagUnicode }
           : null,
@@ -80,15 +77,14 @@ export function buildIpObject(parsed: ParsedIp, lookups: Lookups, context: Build
 
   // A copy, as for the subdivision: the source's object is shared by every address of its network.
   const asn = lookups.asn && (lookups.asn.number !== null || lookups.asn.name) ? { number: lookups.asn.number, name: lookups.asn.name } : null;
-  const milliseconds = performance.now() - context.startedAt;
   return {
-    ip: parsed.ip,
-    type: parsed.type,
+    ip: address.ip,
+    type: address.type,
     is_eu: facts ? facts.isEu : null,
     continent,
     registered_country: registeredCountry,
     asn,
-    completion_time: completionTime(milliseconds),
+    completion_time: address.completion,
   };
 }
 
@@ -100,8 +96,8 @@ function named(lang: string | null, english: string | null, names: Names | null 
   return lang === null ? english : (nameIn(names, lang) ?? (byCode ? byCode : null) ?? english);
 }
 
-function buildCity(city: CityFacts, now: Date, name: string | null): NonNullable<NonNullable<IpObject["continent"]>["country"]>["city"] {
-  const timezone = city.timeZone ? { name: city.timeZone, time_now: localTimeIso(city.timeZone, now) } : null;
+function buildCity(city: CityFacts, timeNow: string | null, name: string | null): NonNullable<NonNullable<IpObject["continent"]>["country"]>["city"] {
+  const timezone = city.timeZone ? { name: city.timeZone, time_now: timeNow } : null;
   const known =
     timezone ||
     name ||

@@ -9,7 +9,9 @@ import { isPublicAddress, parseIp } from "../../../lib/ip/index.js";
 import type { ConvertResult, GeoDatabaseInfo, GeoEngine } from "../types.js";
 import type { JsonBytes } from "../../json-bytes.js";
 import type { GeoLogger } from "../logger.js";
-import { buildIpObject, completionTime } from "./build-ip-object.js";
+import { completionTime } from "./build-ip-object.js";
+import { LocatedResult } from "./located-result.js";
+import { localTimeIso } from "../country/time-now.js";
 import { loadBundledIndex } from "../sources/bundled-index.js";
 import { BundledAsn, BundledCity, MaxMindAsn, MaxMindCity, UnavailableSource, type AsnSource, type CitySource } from "../sources/lookups.js";
 import { hasFlagSvg } from "../country/flag-files.js";
@@ -104,8 +106,10 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
       // a downloaded DB-IP record has no registered country, a downloaded MaxMind one has
       const registeredCountry = city.hasRegisteredCountry ? (located?.registeredCountry ?? null) : (located?.registeredCountry ?? bundled!.registeredCountry(parsed));
       const network = asn.lookup(parsed);
-      const data = buildIpObject(parsed, { located, registeredCountry, asn: network }, { now, flagUrl, startedAt, lang });
-      return { status: "success", data, parts: partTokens.of(located, registeredCountry, network, options.publicBaseUrl(), lang) };
+      const zone = located?.city?.timeZone;
+      const address = { ip: parsed.ip, type: parsed.type, timeNow: zone ? localTimeIso(zone, now) : null, completion: completionTime(performance.now() - startedAt) };
+      const parts = partTokens.of(located, registeredCountry, network, options.publicBaseUrl(), lang);
+      return new LocatedResult(parts, address, { located, registeredCountry, asn: network }, flagUrl, lang);
     } catch (error) {
       logFailure(parsed.ip, error);
       return { status: "failed", data: bareIpObject(parsed.ip, parsed.type) };

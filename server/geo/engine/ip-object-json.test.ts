@@ -2,8 +2,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createGeoEngine } from "./engine.js";
+import { LocatedResult } from "./located-result.js";
 import type { GeoEngine } from "../types.js";
 import { JsonBytes } from "../../json-bytes.js";
 import { randomPublicIpv4 } from "../../../test/helpers/random-addresses.js";
@@ -55,6 +56,25 @@ describe("IpObjectJson", () => {
     await bundled.close();
     await maxmind.close();
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("writes a result whose parts it has written before without building its Ip object", () => {
+    const now = new Date();
+    const inputs = [...ADDRESSES.slice(0, 50), "8.8.8.8", "2001:4860:4860::8888"];
+    for (const input of inputs) bundled.toJson(bundled.convert(input, now));
+    const built = vi.spyOn(LocatedResult.prototype, "data", "get");
+    try {
+      const again = inputs.map((input) => bundled.convert(input, now)).filter((result) => result instanceof LocatedResult);
+      expect(again.length).toBeGreaterThan(40);
+      const texts = again.map((result) => bundled.toJson(result));
+      const out = new JsonBytes();
+      for (const result of again) bundled.writeJson(result, out);
+      expect(built).not.toHaveBeenCalled();
+      expect(Buffer.concat(out.chunks()).toString("utf8")).toBe(texts.join(""));
+      expect(texts).toEqual(again.map((result) => JSON.stringify(result.data)));
+    } finally {
+      built.mockRestore();
+    }
   });
 
   it("equals JSON.stringify on the bundled data, time_now and completion_time included", () => {

@@ -23,10 +23,9 @@ type City = NonNullable<NonNullable<NonNullable<IpObject["continent"]>["country"
 
 export class IpObjectJson {
   stringify(result: ConvertResult): string {
-    const data = result.data;
-    if (!result.parts) return JSON.stringify(data);
-    const timeNow = data.continent?.country?.city?.timezone?.time_now ?? null;
-    return ipObjectText(data.ip, data.type, locationText(result.parts.location, data), timeNow, networkText(result.parts.network, data).head, data.completion_time);
+    const { parts, address } = result;
+    if (!parts || !address) return JSON.stringify(result.data);
+    return ipObjectText(address.ip, address.type, locationText(parts.location, result), address.timeNow, networkText(parts.network, result).head, address.completion);
   }
 
   /**
@@ -34,23 +33,23 @@ export class IpObjectJson {
    * copied in (a bulk's answer, ../../convert/bulk-answer.ts). Writes what `ipObjectText` joins.
    */
   write(result: ConvertResult, out: JsonBytes): void {
-    const data = result.data;
-    if (!result.parts) return out.text(JSON.stringify(data));
-    const location = partBytes(result.parts.location, locationText(result.parts.location, data));
-    const network = partBytes(result.parts.network, networkText(result.parts.network, data));
+    const { parts, address } = result;
+    if (!parts || !address) return out.text(JSON.stringify(result.data));
+    const location = partBytes(parts.location, locationText(parts.location, result));
+    const network = partBytes(parts.network, networkText(parts.network, result));
     out.ascii('{"ip":');
-    out.stringOrNull(data.ip);
+    out.string(address.ip);
     out.ascii(',"type":');
-    out.stringOrNull(data.type);
+    out.string(address.type);
     out.ascii(",");
     out.bytes(location.head);
     if (location.tail !== null) {
-      out.stringOrNull(data.continent?.country?.city?.timezone?.time_now ?? null);
+      out.stringOrNull(address.timeNow);
       out.bytes(location.tail);
     }
     out.ascii(",");
     out.bytes(network.head);
-    out.ascii(`,"completion_time":${completionJson(data.completion_time)}}`);
+    out.ascii(`,"completion_time":${completionJson(address.completion)}}`);
   }
 }
 
@@ -79,14 +78,17 @@ export function ipObjectText(
   return `{"ip":${JSON.stringify(ip)},"type":${JSON.stringify(type)},${middle},${network},"completion_time":${completionJson(completion)}}`;
 }
 
-/** the location part (`is_eu`, `continent`) of the result whose token this is, made once per token */
-export function locationText(token: PartToken, data: IpObject): PartText {
-  return (token.json ??= locationPartText(data.is_eu, data.continent));
+/**
+ * The location part (`is_eu`, `continent`) of the result whose token this is, made once per token:
+ * only then is the result's Ip object read.
+ */
+export function locationText(token: PartToken, result: ConvertResult): PartText {
+  return (token.json ??= locationPartText(result.data.is_eu, result.data.continent));
 }
 
 /** the network part (`registered_country`, `asn`), made once per token; its `tail` is always null */
-export function networkText(token: PartToken, data: IpObject): PartText {
-  return (token.json ??= { head: networkPartText(data.registered_country, data.asn), tail: null });
+export function networkText(token: PartToken, result: ConvertResult): PartText {
+  return (token.json ??= { head: networkPartText(result.data.registered_country, result.data.asn), tail: null });
 }
 
 /**
