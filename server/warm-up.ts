@@ -52,6 +52,8 @@ export interface ScratchStore {
   fastPath: HttpServerOptions["fastPath"];
   /** a secret key of its one project (plan scale: no quota to run out) */
   key: string;
+  /** its directory, in the system's temporary directory, until it is closed */
+  dir: string;
   /** closes the store and deletes its file */
   close(): Promise<void>;
 }
@@ -83,7 +85,7 @@ export async function openScratchStore(deps: AppDeps): Promise<ScratchStore> {
     const services = createAdminServices(storage, () => keys.invalidate());
     const { secretKey } = await services.createProject({ name: "warm-up", plan: "scale" });
     const converter = createConverter({ storage, engine: deps.engine });
-    return { fastPath: quietFastPath({ ...deps, storage, keys, services, converter }), key: secretKey, close };
+    return { fastPath: quietFastPath({ ...deps, storage, keys, services, converter }), key: secretKey, dir, close };
   } catch (error) {
     await close();
     throw error;
