@@ -20,7 +20,11 @@ export interface ConvertResult {
 export interface AddressFields {
   ip: string;
   type: NonNullable<IpObject["type"]>;
-  /** `continent.country.city.timezone.time_now` where the location part has a time zone; null where it has none */
+  /**
+   * The local time in the city's zone, when the city record names one. It is the Ip object's
+   * `continent.country.city.timezone.time_now` only where the location part has a time zone (its
+   * text has a `tail`): writers read it there alone.
+   */
   timeNow: string | null;
   completion: NonNullable<IpObject["completion_time"]>;
 }
@@ -71,7 +75,7 @@ export interface GeoEngine {
   convert(input: string, now: Date, lang?: string | null): ConvertResult;
   /** `JSON.stringify(result.data)` of one of this engine's results, from cached fragments */
   toJson(result: ConvertResult): string;
-  /** the same text as `toJson`, written as UTF-8 bytes (engine/ip-object-json.ts JsonBytes) */
+  /** the same text as `toJson`, written as UTF-8 bytes (engine/ip-object-json.ts, ../json-bytes.ts) */
   writeJson(result: ConvertResult, out: JsonBytes): void;
   databases(): GeoDatabaseInfo[];
   /**
