@@ -1,0 +1,114 @@
+/**
+ * The first seconds after `ipatlas serve` is ready, as a client of its own measures them: a fresh
+ * server (fresh data dir, `scale` project), then at once 50 keep-alive connections on loopback
+ * asking for random public IPv4 addresses, in consecutive windows, each request's latency kept.
+ * Once for GET /bench/lookup, then on another fresh server for GET /convert (stored).
+ *
+ * side-by-side.sh measures the same load with wrk, whose two threads share the two cores with the
+ * server and V8's background threads; this single-threaded client, beside it in the same run,
+ * tells how long the server held a request from how long a busy client took to see its answer
+ * (docs/performance.md, 2026-11-29). Figures only; the target stays side-by-side.sh's.
+ *
+ *   npx tsx bench/first-seconds.ts [--windows 4] [--seconds 2] [--connections 50]
+ *
+ * IPATLAS_CITY_DB (a GeoLite2-City file, as side-by-side.sh uses) is passed to the server when set.
+ */
+import { connect } from "node:net";
+import { parseArgs } from "node:util";
+import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
+import { startServer } from "../test/helpers/server.js";
+
+const { values } = parseArgs({
+  options: {
+    windows: { type: "string", default: "4" },
+    seconds: { type: "string", default: "2" },
+    connections: { type: "string", default: "50" },
+  },
+});
+const windows = Number(values.windows);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const pool = randomPublicIpv4(100_000, 29);
+
+interface Window {
+  latencies: number[];
+  /** when the slowest request of the window was sent, ms from the first */
+  slowestSentAt: number;
+  slowest: number;
+}
+
+/**
+ * `connections` sockets, each sending its next request when the last answer is complete, until
+ * `windows` × `seconds` have passed; a request's latency goes to the window it was sent in.
+ */
+function load(port: number, key: string, path: string): Promise<Window[]> {
+  const startedAt = performance.now();
+  const spanMs = seconds * 1000;
+  const result: Window[] = Array.from({ length: windows }, () => ({ latencies: [], slowestSentAt: 0, slowest: 0 }));
+  let next = 0;
+  return new Promise((done, fail) => {
+    let open = connections;
+    for (let c = 0; c < connections; c++) {
+      const socket = connect(port, "127.0.0.1");
+      socket.setNoDelay(true);
+      let sentAt = 0;
+      // latin1: one character per byte, so content-length counts characters here
+      let buffer = "";
+      const send = () => {
+        if (performance.now() - startedAt >= windows * spanMs) {
+          socket.end();
+          if (--open === 0) done(result);
+          return;
+        }
+        const ip = pool[next++ % pool.length]!;
+        sentAt = performance.now();
+        socket.write(`GET ${path}${ip} HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${key}\r\n\r\n`);
+      };
+      socket.on("connect", send);
+      socket.on("error", fail);
+      socket.on("data", (chunk: Buffer) => {
+        buffer += chunk.toString("latin1");
+        const head = buffer.indexOf("\r\n\r\n");
+        if (head === -1) return;
+        const length = /content-length: *(\d+)/i.exec(buffer.slice(0, head));
+        if (!length) return fail(new Error(`no content-length in ${buffer.slice(0, 200)}`));
+        if (!buffer.startsWith("HTTP/1.1 200")) return fail(new Error(`${path}: ${buffer.slice(0, 200)}`));
+        const end = head + 4 + Number(length[1]);
+        if (buffer.length < end) return;
+        buffer = buffer.slice(end);
+        const now = performance.now();
+        const window = Math.min(windows - 1, Math.floor((sentAt - startedAt) / spanMs));
+        const into = result[window]!;
+        into.latencies.push(now - sentAt);
+        if (now - sentAt > into.slowest) {
+          into.slowest = now - sentAt;
+          into.slowestSentAt = sentAt - startedAt;
+        }
+        send();
+      });
+    }
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+for (const [name, path] of [
+  ["GET /bench/lookup", "/bench/lookup?ip="],
+  ["GET /convert (stored)", "/convert?ip="],
+] as const) {
+  const server = await startServer({ env: { IPATLAS_BENCH_ROUTES: "1", IPATLAS_CITY_DB: process.env.IPATLAS_CITY_DB } });
+  try {
+    const { secretKey } = await server.cli("project", "create", "--name", "first-seconds", "--plan", "scale");
+    const result = await load(server.port, secretKey, path);
+    console.log(`${name}, ${connections} connections from ready (this client's latencies):`);
+    result.forEach(({ latencies, slowestSentAt }, i) => {
+      const sorted = latencies.sort((a, b) => a - b);
+      const span = `${i * seconds}-${(i + 1) * seconds} s`;
+      console.log(
+        `  ${span.padEnd(8)} ${String(Math.round(sorted.length / seconds)).padStart(6)} req/s  p50 ${percentile(sorted, 50).toFixed(1)} ms  p99 ${percentile(sorted, 99).toFixed(1)} ms  max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms (sent at ${Math.round(slowestSentAt)} ms)`,
+      );
+    });
+  } finally {
+    await server.stop();
+  }
+}
