@@ -5,9 +5,9 @@
  * Once for GET /bench/lookup, then on another fresh server for GET /convert (stored).
  *
  * side-by-side.sh measures the same load with wrk, whose two threads share the two cores with the
- * server and V8's background threads; this single-threaded client, beside it in the same run,
- * tells how long the server held a request from how long a busy client took to see its answer
- * (docs/performance.md, 2026-11-29). Figures only; the target stays side-by-side.sh's.
+ * server and V8's background threads, so a starved wrk thread reads its answers late. This client
+ * runs on one thread and is less busy: its figures come closer to how long the server held each
+ * request (docs/performance.md, 2026-11-29). Figures only; the target stays side-by-side.sh's.
  *
  *   npx tsx bench/first-seconds.ts [--windows 4] [--seconds 2] [--connections 50]
  *
