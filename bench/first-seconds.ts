@@ -13,10 +13,12 @@
  *
  * IPATLAS_CITY_DB (a GeoLite2-City file, as side-by-side.sh uses) is passed to the server when set.
  */
+import { once } from "node:events";
 import { connect } from "node:net";
 import { parseArgs } from "node:util";
 import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 import { startServer } from "../test/helpers/server.js";
+import { roundTrip } from "../server/warm-up.js";
 
 const { values } = parseArgs({
   options: {
@@ -41,53 +43,37 @@ interface Window {
  * `connections` sockets, each sending its next request when the last answer is complete, until
  * `windows` × `seconds` have passed; a request's latency goes to the window it was sent in.
  */
-function load(port: number, key: string, path: string): Promise<Window[]> {
+async function load(port: number, key: string, path: string): Promise<Window[]> {
   const startedAt = performance.now();
   const spanMs = seconds * 1000;
+  const endsAt = startedAt + windows * spanMs;
   const result: Window[] = Array.from({ length: windows }, () => ({ latencies: [], slowestSentAt: 0, slowest: 0 }));
   let next = 0;
-  return new Promise((done, fail) => {
-    let open = connections;
-    for (let c = 0; c < connections; c++) {
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
       const socket = connect(port, "127.0.0.1");
       socket.setNoDelay(true);
-      let sentAt = 0;
-      // latin1: one character per byte, so content-length counts characters here
-      let buffer = "";
-      const send = () => {
-        if (performance.now() - startedAt >= windows * spanMs) {
-          socket.end();
-          if (--open === 0) done(result);
-          return;
+      try {
+        await once(socket, "connect");
+        while (performance.now() < endsAt) {
+          const ip = pool[next++ % pool.length]!;
+          const sentAt = performance.now();
+          const status = await roundTrip(socket, `GET ${path}${ip} HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${key}\r\n\r\n`);
+          if (status !== 200) throw new Error(`${path}${ip} answered ${status}`);
+          const latency = performance.now() - sentAt;
+          const into = result[Math.min(windows - 1, Math.floor((sentAt - startedAt) / spanMs))]!;
+          into.latencies.push(latency);
+          if (latency > into.slowest) {
+            into.slowest = latency;
+            into.slowestSentAt = sentAt - startedAt;
+          }
         }
-        const ip = pool[next++ % pool.length]!;
-        sentAt = performance.now();
-        socket.write(`GET ${path}${ip} HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${key}\r\n\r\n`);
-      };
-      socket.on("connect", send);
-      socket.on("error", fail);
-      socket.on("data", (chunk: Buffer) => {
-        buffer += chunk.toString("latin1");
-        const head = buffer.indexOf("\r\n\r\n");
-        if (head === -1) return;
-        const length = /content-length: *(\d+)/i.exec(buffer.slice(0, head));
-        if (!length) return fail(new Error(`no content-length in ${buffer.slice(0, 200)}`));
-        if (!buffer.startsWith("HTTP/1.1 200")) return fail(new Error(`${path}: ${buffer.slice(0, 200)}`));
-        const end = head + 4 + Number(length[1]);
-        if (buffer.length < end) return;
-        buffer = buffer.slice(end);
-        const now = performance.now();
-        const window = Math.min(windows - 1, Math.floor((sentAt - startedAt) / spanMs));
-        const into = result[window]!;
-        into.latencies.push(now - sentAt);
-        if (now - sentAt > into.slowest) {
-          into.slowest = now - sentAt;
-          into.slowestSentAt = sentAt - startedAt;
-        }
-        send();
-      });
-    }
-  });
+      } finally {
+        socket.destroy();
+      }
+    }),
+  );
+  return result;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;

@@ -166,8 +166,11 @@ async function requestLoop(port: number, n: number, until: number, storedKey: st
   return { answered, stored };
 }
 
-/** writes a request and waits for its whole answer (the server sends a Content-Length); its status */
-function roundTrip(socket: Socket, request: string): Promise<number> {
+/**
+ * Writes a request on a keep-alive socket and waits for its whole answer (the server sends a
+ * Content-Length); its status. Also bench/first-seconds.ts's client.
+ */
+export function roundTrip(socket: Socket, request: string): Promise<number> {
   return new Promise((resolve, reject) => {
     let received = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
