@@ -15,6 +15,7 @@ import autocannon from "autocannon";
 import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 import { startServer } from "../test/helpers/server.js";
 import { defaultBackend, openBenchBackend } from "./_backend.js";
+import { percentile } from "./_percentile.js";
 
 const { values } = parseArgs({
   options: {
@@ -30,11 +31,6 @@ const connections = Number(values.connections);
 const rows = Number(values.rows);
 const listSeconds = Number(values["list-seconds"]);
 const BULK = 5000;
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 
 const backend = await openBenchBackend(values.backend);
 const server = await startServer({ env: { ...backend.env, IPATLAS_BENCH_ROUTES: "1", IPATLAS_LOG_LEVEL: "warn" } });

@@ -20,6 +20,7 @@ import { Worker } from "node:worker_threads";
 import { startServer } from "../test/helpers/server.js";
 import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 import { defaultBackend, openBenchBackend } from "./_backend.js";
+import { percentile } from "./_percentile.js";
 
 const { values } = parseArgs({
   options: {
@@ -34,11 +35,6 @@ const clients = Number(values.clients);
 const seconds = Number(values.seconds);
 const keyCount = Math.max(1, Math.min(clients, Number(values.keys)));
 const BULK = 5000;
-
-const percentile = (list: number[], p: number) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
-};
 
 /** a process and its children (the workers of --workers N) */
 function processTree(pid: number): number[] {
