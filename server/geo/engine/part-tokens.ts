@@ -5,8 +5,9 @@
  * objects, and the same public base for flag URLs, give the same token. Storage uses the tokens
  * to serialise each distinct part once instead of once per conversion.
  *
- * No WeakMaps (see PartToken): a location's tokens are kept on its `Located`, which lives as long
- * as the record cache holds it; network tokens in maps that start afresh when full.
+ * No WeakMaps (see PartToken): a location's tokens are kept on its `Located`, in a set the record
+ * cache hands it, which outlives the `Located` (a record decoded again gets the same set back,
+ * sources/record-cache.ts KeptPartTokens); network tokens in maps that start afresh when full.
  */
 import type { ConvertParts, PartToken } from "../types.js";
 import type { Located } from "../sources/located.js";

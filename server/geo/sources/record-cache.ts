@@ -1,35 +1,77 @@
 import type { Located } from "./located.js";
 
+type PartTokenSet = NonNullable<Located["partTokens"]>;
+
 /**
  * Decoded records by data offset (mmdb-lib's decoder cache), and what each converts to, for at
  * most `max` records: a record serves whole networks, so random addresses hit it again and again
  * (about 85% hits at 20,000 on random IPv4). When full it starts afresh, which costs less per
  * lookup than LRU bookkeeping or a WeakMap. The converted object is the same for every address of
  * the record, which is what the part tokens (part-tokens.ts) key on.
+ *
+ * With `kept`, a record decoded again after the cache started afresh gets its part tokens back
+ * (KeptPartTokens), with the texts and digests made for them.
  */
 export class RecordCache<R extends object> {
   private records = new Map<string | number, object>();
   private converted = new Map<object, Located>();
+  /** each cached record's offset, for `kept` */
+  private offsets = new Map<object, number>();
+
   constructor(
     private readonly max: number,
     private readonly convert: (record: R) => Located,
+    /** where this file's records keep their part tokens; `file` tells it from the source's others */
+    private readonly kept?: { tokens: KeptPartTokens; file: number },
   ) {}
+
   get(offset: string | number): object | undefined {
     return this.records.get(offset);
   }
-  set(offset: string | number, record: object): void {
+
+  /** `entry`: what mmdb-lib's decoder caches, `{ value, offset }`; a record is its `value` */
+  set(offset: number, entry: object): void {
     if (this.records.size >= this.max) {
       this.records = new Map();
       this.converted = new Map();
+      this.offsets = new Map();
     }
-    this.records.set(offset, record);
+    this.records.set(offset, entry);
+    if (this.kept) this.offsets.set((entry as { value: object }).value, offset);
   }
+
   located(record: R): Located {
     let located = this.converted.get(record);
     if (!located) {
       located = this.convert(record);
+      const offset = this.kept && this.offsets.get(record);
+      if (offset !== undefined) located.partTokens = this.kept!.tokens.of(this.kept!.file, offset);
       this.converted.set(record, located);
     }
     return located;
+  }
+}
+
+/**
+ * The part tokens of a source's records, by file and offset, for at most `max` records, decoded
+ * or not: more than the record caches hold, at ~2 KB a record (the parts' texts, bytes and
+ * digest). A record decoded again after its cache started afresh then finds its texts made,
+ * instead of making them again: under random addresses a third of a bulk's row encoding went on
+ * that (docs/performance.md "2026-11-29, before dawn"). The record at an offset of one loaded
+ * file is always the same, so its tokens are too. Starts afresh when full, like the caches.
+ */
+export class KeptPartTokens {
+  private tokens = new Map<number, PartTokenSet>();
+  constructor(private readonly max: number) {}
+
+  /** the part tokens of the record at `offset` of the source's file number `file` (0 or 1) */
+  of(file: number, offset: number): PartTokenSet {
+    const key = offset * 2 + file;
+    let tokens = this.tokens.get(key);
+    if (!tokens) {
+      if (this.tokens.size >= this.max) this.tokens = new Map();
+      this.tokens.set(key, (tokens = new Map()));
+    }
+    return tokens;
   }
 }

@@ -7,10 +7,9 @@
 import type { ParsedIp } from "../../../lib/ip/index.js";
 import type { GeoDatabaseInfo } from "../types.js";
 import type { GeoLogger } from "../logger.js";
-import { fromMaxMindRecord, type Located, type MaxMindCityRecord } from "../sources/located.js";
+import type { Located, MaxMindCityRecord } from "../sources/located.js";
 import { WatchedMmdb } from "../sources/watched-mmdb.js";
-import { RecordCache } from "../sources/record-cache.js";
-import type { AsnSource, CitySource } from "../sources/lookups.js";
+import { maxMindCityCache, type AsnSource, type CitySource } from "../sources/lookups.js";
 
 /** "dbip" for DB-IP's files, "maxmind" for MaxMind's: the attribution differs (engine/credits.ts). */
 function kindOf(databaseType: string | null): string {
@@ -29,8 +28,7 @@ export class UpdatedOrBundledCity implements CitySource {
     reloadIntervalMs: number,
   ) {
     // the same record cache as a configured MaxMind file: stable objects per record, few decodes
-    const cache = () => new RecordCache<MaxMindCityRecord>(20_000, fromMaxMindRecord);
-    this.file = new WatchedMmdb<MaxMindCityRecord>(path, "city", log, true, cache);
+    this.file = new WatchedMmdb<MaxMindCityRecord>(path, "city", log, true, maxMindCityCache);
     this.file.start(reloadIntervalMs);
   }
 
