@@ -13,7 +13,8 @@ type PartTokenSet = NonNullable<Located["partTokens"]>;
  * (KeptPartTokens), with the texts and digests made for them.
  */
 export class RecordCache<R extends object> {
-  private records = new Map<string | number, object>();
+  /** by data offset: mmdb-lib's decoder asks with numbers, though its Cache type allows strings */
+  private records = new Map<number, object>();
   private converted = new Map<object, Located>();
   /** each cached record's offset, for `kept` */
   private offsets = new Map<object, number>();
@@ -25,7 +26,7 @@ export class RecordCache<R extends object> {
     private readonly kept?: { tokens: KeptPartTokens; file: number },
   ) {}
 
-  get(offset: string | number): object | undefined {
+  get(offset: number): object | undefined {
     return this.records.get(offset);
   }
 
@@ -44,8 +45,8 @@ export class RecordCache<R extends object> {
     let located = this.converted.get(record);
     if (!located) {
       located = this.convert(record);
-      const offset = this.kept && this.offsets.get(record);
-      if (offset !== undefined) located.partTokens = this.kept!.tokens.of(this.kept!.file, offset);
+      const offset = this.kept ? this.offsets.get(record) : undefined;
+      if (this.kept && offset !== undefined) located.partTokens = this.kept.tokens.of(this.kept.file, offset);
       this.converted.set(record, located);
     }
     return located;
