@@ -11,7 +11,8 @@
  *
  *   npx tsx bench/first-seconds.ts [--windows 4] [--seconds 2] [--connections 50]
  *
- * IPATLAS_CITY_DB (a GeoLite2-City file, as side-by-side.sh uses) is passed to the server when set.
+ * The servers inherit this process's environment: IPATLAS_CITY_DB=<a GeoLite2-City file> measures
+ * on the data side-by-side.sh uses.
  */
 import { once } from "node:events";
 import { connect } from "node:net";
@@ -81,7 +82,7 @@ for (const [name, path] of [
   ["GET /bench/lookup", "/bench/lookup?ip="],
   ["GET /convert (stored)", "/convert?ip="],
 ] as const) {
-  const server = await startServer({ env: { IPATLAS_BENCH_ROUTES: "1", IPATLAS_CITY_DB: process.env.IPATLAS_CITY_DB } });
+  const server = await startServer({ env: { IPATLAS_BENCH_ROUTES: "1" } });
   try {
     const { secretKey } = await server.cli("project", "create", "--name", "first-seconds", "--plan", "scale");
     const result = await load(server.port, secretKey, path);
