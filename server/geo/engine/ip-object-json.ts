@@ -57,9 +57,15 @@ function completionJson(completion: IpObject["completion_time"]): string {
   return completion ? `{"miliseconds":${completion.miliseconds},"seconds":${completion.seconds}}` : "null";
 }
 
-/** a part's text as UTF-8, made once per token */
+const utf8Encoder = new TextEncoder();
+
+/**
+ * a part's text as UTF-8, made once per token, in memory of its own: a small `Buffer.from` is a
+ * slice of Node's shared pool (64 KiB slabs on Node 24), and one kept token would keep its whole
+ * slab alive (docs/performance.md "2026-11-29, morning")
+ */
 function partBytes(token: PartToken, text: PartText): NonNullable<PartToken["utf8"]> {
-  return (token.utf8 ??= { head: Buffer.from(text.head, "utf8"), tail: text.tail === null ? null : Buffer.from(text.tail, "utf8") });
+  return (token.utf8 ??= { head: utf8Encoder.encode(text.head), tail: text.tail === null ? null : utf8Encoder.encode(text.tail) });
 }
 
 /**
