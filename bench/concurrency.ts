@@ -21,6 +21,7 @@ import { startServer } from "../test/helpers/server.js";
 import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 import { defaultBackend, openBenchBackend } from "./_backend.js";
 import { percentile } from "./_percentile.js";
+import { cpuMs, peakRssKb } from "./_proc.js";
 
 const { values } = parseArgs({
   options: {
@@ -57,17 +58,10 @@ function sumOverTree(pid: number, read: (p: number) => number): number {
 }
 
 /** CPU time (ms) the server's processes have used, threads included: a figure that depends less on the machine's other load */
-function cpuMs(pid: number): number {
-  return sumOverTree(pid, (p) => {
-    const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  });
-}
+const serverCpuMs = (pid: number) => sumOverTree(pid, cpuMs);
 
 /** peak resident set (kB) of the server's processes */
-function peakRssKb(pid: number): number {
-  return sumOverTree(pid, (p) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0));
-}
+const serverPeakRssKb = (pid: number) => sumOverTree(pid, peakRssKb);
 
 // The probes run on their own event loop: this thread spends its time on the bulks' bodies.
 const PROBE = `
@@ -146,16 +140,16 @@ try {
       }
     }
   };
-  const cpuBefore = cpuMs(server.process.pid!);
+  const cpuBefore = serverCpuMs(server.process.pid!);
   // every process's probe starts its measured window now (a cluster's primary does not pass signals on)
   for (const pid of processTree(server.process.pid!)) process.kill(pid, "SIGUSR2");
   let peakKb = 0;
-  const sampler = setInterval(() => (peakKb = Math.max(peakKb, peakRssKb(server.process.pid!))), 250);
+  const sampler = setInterval(() => (peakKb = Math.max(peakKb, serverPeakRssKb(server.process.pid!))), 250);
   await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
   const { health, convert } = await probed;
-  const cpuUsed = cpuMs(server.process.pid!) - cpuBefore;
+  const cpuUsed = serverCpuMs(server.process.pid!) - cpuBefore;
   clearInterval(sampler);
-  peakKb = Math.max(peakKb, peakRssKb(server.process.pid!));
+  peakKb = Math.max(peakKb, serverPeakRssKb(server.process.pid!));
 
   const row = (name: string, value: string) => console.log(`${name.padEnd(56)} ${value}`);
   const ms = (list: Array<{ ms: number }>) => list.map((x) => x.ms);

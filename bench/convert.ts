@@ -7,12 +7,13 @@
  *   npx tsx bench/convert.ts [--lines 1000000,4000000] [--format ndjson|csv|json]
  */
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, openSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { mulberry32 } from "../test/helpers/random-addresses.js";
+import { cpuMs, peakRssKb } from "./_proc.js";
 
 const { values } = parseArgs({
   options: { lines: { type: "string", default: "1000000,4000000" }, format: { type: "string", default: "ndjson" } },
@@ -37,21 +38,10 @@ async function writeAddresses(path: string, count: number): Promise<void> {
   await once(out, "finish");
 }
 
-/** VmHWM is the process's peak resident size so far; polled until the process exits. */
-function peakRssMb(pid: number): number {
+/** a /proc figure of a process polled until it exits: 0 once it is gone */
+function whileAlive(read: (pid: number) => number, pid: number): number {
   try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** utime + stime of a live process in seconds (clock ticks of 1/100 s on Linux). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return read(pid);
   } catch {
     return 0;
   }
@@ -66,8 +56,8 @@ async function runConvert(file: string): Promise<{ seconds: number; peakMb: numb
   let peakMb = 0;
   let cpu = 0;
   const poll = setInterval(() => {
-    peakMb = Math.max(peakMb, peakRssMb(child.pid!));
-    cpu = Math.max(cpu, cpuSeconds(child.pid!));
+    peakMb = Math.max(peakMb, whileAlive(peakRssKb, child.pid!) / 1024);
+    cpu = Math.max(cpu, whileAlive(cpuMs, child.pid!) / 1000);
   }, 25);
   const [code] = (await once(child, "exit")) as [number | null];
   clearInterval(poll);
