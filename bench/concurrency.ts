@@ -8,7 +8,11 @@
  *   - the server's peak RSS (VmHWM, summed over its processes; target <= 600 MB);
  *   - from inside the server (bench/_loop-probe.mjs): event-loop delay and GC pauses over the load.
  *
- *   npx tsx bench/concurrency.ts [--clients 50] [--seconds 20] [--keys 10] [--backend sqlite|postgres]
+ * The clients send `--bodies` distinct bodies in turn (default 8, 40,000 addresses): the server soon
+ * knows all their records and parts. More bodies keep it meeting new ones, as random traffic does,
+ * and its caches fill: `--bodies 300` is the memory figure of that case.
+ *
+ *   npx tsx bench/concurrency.ts [--clients 50] [--seconds 20] [--keys 10] [--bodies 8] [--backend sqlite|postgres]
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -30,12 +34,15 @@ const { values } = parseArgs({
     keys: { type: "string", default: "10" },
     args: { type: "string", default: "" },
     backend: { type: "string", default: defaultBackend },
+    bodies: { type: "string", default: "8" },
   },
 });
 const clients = Number(values.clients);
 const seconds = Number(values.seconds);
 const keyCount = Math.max(1, Math.min(clients, Number(values.keys)));
 const BULK = 5000;
+/** distinct bulk bodies the clients take in turn: 8 meet the same 40,000 addresses again and again */
+const bodyCount = Math.max(1, Number(values.bodies));
 
 /** a process and its children (the workers of --workers N) */
 function processTree(pid: number): number[] {
@@ -100,7 +107,7 @@ try {
     keys.push((await server.cli<{ secretKey: string }>("project", "create", "--name", `tenant-${k}`, "--plan", "scale")).secretKey);
   }
   const probeKey = (await server.cli<{ secretKey: string }>("project", "create", "--name", "probe", "--plan", "scale")).secretKey;
-  const bodies = Array.from({ length: 8 }, (_, i) => JSON.stringify({ ips: randomPublicIpv4(BULK, 1000 + i) }));
+  const bodies = Array.from({ length: bodyCount }, (_, i) => JSON.stringify({ ips: randomPublicIpv4(BULK, 1000 + i) }));
   // warm the paths the figures measure
   for (let i = 0; i < 3; i++) {
     await fetch(`${server.url}/convert`, { method: "POST", headers: { "x-api-key": probeKey, "content-type": "application/json" }, body: bodies[i]! }).then((r) => r.arrayBuffer());
