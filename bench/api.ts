@@ -16,6 +16,7 @@ import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 import { startServer } from "../test/helpers/server.js";
 import { defaultBackend, openBenchBackend } from "./_backend.js";
 import { percentile } from "./_percentile.js";
+import { peakRssKb } from "./_proc.js";
 
 const { values } = parseArgs({
   options: {
@@ -98,6 +99,8 @@ try {
   }
   row(`POST /convert ${BULK} IPs server p50 ms (target <= 60)`, percentile(resTimes, 50).toFixed(1));
   row(`POST /convert ${BULK} IPs round trip p50 ms`, percentile(wall, 50).toFixed(1));
+  // every POST brought new addresses, so the caches of records and parts are full by now
+  row(`server peak RSS MB after ${resTimes.length} POSTs`, (peakRssKb(server.process.pid!) / 1024).toFixed(0));
 
   const counted = await fetch(`${server.url}/conversions/list?limit=1`, { headers });
   const storedRows = ((await counted.json()) as { data: { totalCount: number } }).data.totalCount;
