@@ -1,6 +1,6 @@
 /**
- * JSON text written straight into UTF-8 buffers, for answers of megabytes (a bulk's): cached parts
- * are copied in as bytes, short ASCII values are written a code unit at a time, and no string of
+ * JSON text written straight into UTF-8 buffers, for answers of megabytes (a bulk's): cached part
+ * texts are written in as they are, short ASCII values a code unit at a time, and no string of
  * the whole answer, nor of one item, is made. A string built by `+` and then written with
  * `Buffer.write` is first flattened into a copy: for a 5000-address answer that was ~8 MB of heap
  * a request, and a fifth of the main thread's time went to GC.
@@ -16,13 +16,6 @@ export class JsonBytes {
 
   constructor(private readonly chunkBytes = CHUNK_BYTES) {
     this.chunk = Buffer.allocUnsafe(chunkBytes);
-  }
-
-  /** bytes as they are: UTF-8 of JSON text */
-  bytes(utf8: Uint8Array): void {
-    this.room(utf8.length);
-    this.chunk.set(utf8, this.at);
-    this.at += utf8.length;
   }
 
   /** JSON text that is ASCII only (keys, punctuation, numbers, null) */

@@ -2,8 +2,8 @@
  * The `data` of a bulk answer (`[{ip, conversion, conversionId}, …]`) as UTF-8 bytes in 64 KiB
  * chunks (../json-bytes.ts): a 5000-address answer is megabytes, and as one string (plus the array
  * of item strings it was joined from, and its UTF-8 copy for the socket) it would sit in the JS
- * heap's large-object space until a full GC. The Ip objects are copied in from the engine's cached
- * part bytes (ip-object-json.ts). Encoding yields every few milliseconds, and runs while the bulk's
+ * heap's large-object space until a full GC. The Ip objects are written from the engine's cached
+ * part texts (ip-object-json.ts). Encoding yields every few milliseconds, and runs while the bulk's
  * rows are written (convert-and-store.ts), not after the commit.
  */
 import type { ConvertedItem } from "./convert-and-store.js";

@@ -48,8 +48,6 @@ export interface ConvertParts {
 export interface PartToken {
   /** the part's JSON text (engine/ip-object-json.ts); `tail` is what follows `time_now`'s value */
   json: { head: string; tail: string | null } | undefined;
-  /** the same text as UTF-8 bytes, for answers written as bytes (a bulk's) */
-  utf8: { head: Uint8Array; tail: Uint8Array | null } | undefined;
   /** the part as storage keeps it (storage/record-codec.ts), of storage's own type */
   stored: unknown;
 }

@@ -29,43 +29,34 @@ export class IpObjectJson {
   }
 
   /**
-   * The same text as `stringify`, as UTF-8 bytes: the parts' bytes are made once per token and
-   * copied in (a bulk's answer, ../../convert/bulk-answer.ts). Writes what `ipObjectText` joins.
+   * The same text as `stringify`, as UTF-8 bytes (a bulk's answer, ../../convert/bulk-answer.ts):
+   * writes what `ipObjectText` joins, piece by piece. The parts go in as the texts their tokens
+   * keep; a UTF-8 copy kept on each token as well cost more memory than its encoding costs time
+   * (docs/performance.md "2026-11-29, morning").
    */
   write(result: ConvertResult, out: JsonBytes): void {
     const { parts, address } = result;
     if (!parts || !address) return out.text(JSON.stringify(result.data));
-    const location = partBytes(parts.location, locationText(parts.location, result));
-    const network = partBytes(parts.network, networkText(parts.network, result));
+    const location = locationText(parts.location, result);
+    const network = networkText(parts.network, result);
     out.ascii('{"ip":');
     out.string(address.ip);
     out.ascii(',"type":');
     out.string(address.type);
     out.ascii(",");
-    out.bytes(location.head);
+    out.text(location.head);
     if (location.tail !== null) {
       out.stringOrNull(address.timeNow);
-      out.bytes(location.tail);
+      out.text(location.tail);
     }
     out.ascii(",");
-    out.bytes(network.head);
+    out.text(network.head);
     out.ascii(`,"completion_time":${completionJson(address.completion)}}`);
   }
 }
 
 function completionJson(completion: IpObject["completion_time"]): string {
   return completion ? `{"miliseconds":${completion.miliseconds},"seconds":${completion.seconds}}` : "null";
-}
-
-const utf8Encoder = new TextEncoder();
-
-/**
- * a part's text as UTF-8, made once per token, in memory of its own: a small `Buffer.from` is a
- * slice of Node's shared pool (64 KiB slabs on Node 24), and one kept token would keep its whole
- * slab alive (docs/performance.md "2026-11-29, morning")
- */
-function partBytes(token: PartToken, text: PartText): NonNullable<PartToken["utf8"]> {
-  return (token.utf8 ??= { head: utf8Encoder.encode(text.head), tail: text.tail === null ? null : utf8Encoder.encode(text.tail) });
 }
 
 /**

@@ -18,7 +18,7 @@ const MAX_NETWORK_TOKENS = 50_000;
 const MAX_LANGUAGES = 100;
 
 export function newPartToken(): PartToken {
-  return { json: undefined, utf8: undefined, stored: undefined };
+  return { json: undefined, stored: undefined };
 }
 
 export class PartTokens {

@@ -30,7 +30,7 @@ describe("RecordCache", () => {
     const first = { name: "Lyon" };
     cache.set(100, entry(100, first));
     const before = cache.located(first);
-    before.partTokens!.set({}, { json: undefined, utf8: undefined, stored: undefined });
+    before.partTokens!.set({}, { json: undefined, stored: undefined });
     // two other records fill the cache, so it starts afresh and the decoder makes a new object
     cache.set(200, entry(200, { name: "Nice" }));
     cache.set(300, entry(300, { name: "Metz" }));
