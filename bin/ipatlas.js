@@ -39,7 +39,7 @@ if (process.argv[2] === "serve" && !ownFlags.includes("--max-semi-space-size") &
 
 // It also lets the old generation grow by three quarters of what survived the last full
 // collection before the next, instead of V8's own factor (up to 4): under 50 clients' bulks of new
-// addresses the peak RSS was 589-639 MB instead of 634-643 at 100%, for ~25 full collections in
+// addresses the peak RSS was 589-639 MB instead of 634-698 at 100%, for ~25 full collections in
 // 20 s instead of ~20, each ~10 ms (docs/api.md "Memory"). V8 reads this one at every
 // collection, so it is set here, in place; a V8 that does not know it prints a warning and goes on.
 if (process.argv[2] === "serve" && !ownFlags.includes("--heap-growing-percent")) {
