@@ -20,9 +20,9 @@ import type { GeoLogger } from "../logger.js";
 /** decoded city records each record cache holds (record-cache.ts) */
 const CACHED_RECORDS = 20_000;
 /**
- * records whose part tokens a city source keeps (KeptPartTokens), ~2 KB each: 15,000 took the
- * peak RSS under 50 clients' bulks of new addresses from 596-639 MB to 571-572 against 30,000,
- * for the same CPU a bulk within the spread (docs/performance.md "2026-11-29, morning")
+ * records whose part tokens a city source keeps (KeptPartTokens): 15,000 took the peak RSS under
+ * 50 clients' bulks of new addresses from 596-639 MB to 571-572 against 30,000, for the same CPU a
+ * bulk within the spread (docs/performance.md "2026-11-29, morning")
  */
 const KEPT_PARTS = 15_000;
 

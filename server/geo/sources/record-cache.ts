@@ -54,12 +54,12 @@ export class RecordCache<R extends object> {
 }
 
 /**
- * The part tokens of a source's records, by file and offset, for at most `max` records, decoded
- * or not: more than the record caches hold, at ~2 KB a record (the parts' texts, bytes and
- * digest). A record decoded again after its cache started afresh then finds its texts made,
+ * The part tokens of a source's records, with their texts and digests, by file and offset, for at
+ * most `max` records, decoded or not: kept apart from the record caches, which start afresh on
+ * their own. A record decoded again after its cache started afresh then finds its texts made,
  * instead of making them again: under random addresses a third of a bulk's row encoding went on
- * that (docs/performance.md "2026-11-29, before dawn"). The record at an offset of one loaded
- * file is always the same, so its tokens are too. Starts afresh when full, like the caches.
+ * that (docs/performance.md "2026-11-29, before dawn"). The record at an offset of one loaded file
+ * is always the same, so its tokens are too. Starts afresh when full, like the caches.
  */
 export class KeptPartTokens {
   private tokens = new Map<number, PartTokenSet>();
