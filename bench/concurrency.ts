@@ -111,7 +111,7 @@ try {
   const bodies = Array.from({ length: bodyCount }, (_, i) => JSON.stringify({ ips: randomPublicIpv4(BULK, 1000 + i) }));
   // warm the paths the figures measure
   for (let i = 0; i < 3; i++) {
-    await fetch(`${server.url}/convert`, { method: "POST", headers: { "x-api-key": probeKey, "content-type": "application/json" }, body: bodies[i]! }).then((r) => r.arrayBuffer());
+    await fetch(`${server.url}/convert`, { method: "POST", headers: { "x-api-key": probeKey, "content-type": "application/json" }, body: bodies[i % bodies.length]! }).then((r) => r.arrayBuffer());
   }
 
   console.log(`concurrency bench on ${backend.name}: ${clients} clients x ${BULK}-address POST /convert over ${keyCount} keys for ${seconds} s, server ${server.url}`);
