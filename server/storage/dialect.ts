@@ -27,7 +27,8 @@ export interface KeyAuthRows {
  */
 export interface ConversionColumns {
   project: number[];
-  unique_id: string[];
+  /** the conversion's UUID: its text, or its 16 bytes in a group unpacked on SQLite's writer thread (sqlite/writer.ts) */
+  unique_id: Array<string | Uint8Array>;
   status: number[];
   ip: Array<string | null>;
   ip_key: Array<Uint8Array | null>;

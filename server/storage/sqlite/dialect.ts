@@ -77,8 +77,33 @@ function processAlive(pid: number): boolean {
   }
 }
 
-export function uuidToBlob(uuid: string): Buffer {
-  return Buffer.from(uuid.replace(/-/g, ""), "hex");
+/** each hex digit's value, by character code */
+const HEX_VALUE = new Uint8Array(128);
+for (let digit = 0; digit < 16; digit++) {
+  HEX_VALUE["0123456789abcdef".charCodeAt(digit)] = digit;
+  HEX_VALUE["0123456789ABCDEF".charCodeAt(digit)] = digit;
+}
+const DASH = 0x2d;
+
+/**
+ * Writes a UUID's 16 bytes at `at`, from its text with or without dashes; the text is a UUID
+ * already (isUuid, or one this server made). A digit at a time: `Buffer.from(hex)` after a
+ * dash-stripping replace took ~0.7 µs an id, the writer thread's largest cost after SQLite's own
+ * in a 5000-row bulk.
+ */
+export function writeUuidBytes(uuid: string, out: Uint8Array, at: number): void {
+  for (let i = 0, p = 0; i < 16; i++, p += 2) {
+    if (uuid.charCodeAt(p) === DASH) p++;
+    out[at + i] = (HEX_VALUE[uuid.charCodeAt(p) & 127]! << 4) | HEX_VALUE[uuid.charCodeAt(p + 1) & 127]!;
+  }
+}
+
+/** the column value of a conversion's id: its 16 bytes (a group from the writer thread has them already) */
+export function uuidToBlob(uuid: string | Uint8Array): Uint8Array {
+  if (typeof uuid !== "string") return uuid;
+  const blob = Buffer.allocUnsafe(16);
+  writeUuidBytes(uuid, blob, 0);
+  return blob;
 }
 
 export function blobToUuid(blob: Uint8Array): string {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -7,8 +8,8 @@ import { emptyColumns } from "../dialect.js";
 import { createStorage } from "../index.js";
 import type { SqlStorage } from "../sql-storage.js";
 import type { NewConversion } from "../types.js";
-import { CHECKPOINT_EVERY_MS, SQLITE_FILE, type SqliteDialect } from "./dialect.js";
-import { packGroup, unpackGroup } from "./writer.js";
+import { blobToUuid, CHECKPOINT_EVERY_MS, SQLITE_FILE, uuidToBlob, writeUuidBytes, type SqliteDialect } from "./dialect.js";
+import { packGroup, transferList, unpackGroup } from "./writer.js";
 
 describe("a group packed for the writer thread", () => {
   it("comes back column for column, nulls and ip keys of both lengths included", () => {
@@ -36,13 +37,34 @@ describe("a group packed for the writer thread", () => {
     const batches = [{ project: 7, period: "2026-11", limit: null, start: 0, end: 3 }];
     const packed = packGroup({ batches, rows });
     // what crosses the boundary, as the thread receives it
-    const received = structuredClone(packed, { transfer: [packed.numbers.buffer as ArrayBuffer, packed.ipKeys.buffer as ArrayBuffer] });
+    const received = structuredClone(packed, { transfer: transferList(packed) });
     const { batches: back, rows: unpacked } = unpackGroup(received);
     expect(back).toEqual(batches);
-    expect({ ...unpacked, ip_key: unpacked.ip_key.map((key) => key && [...key]) }).toEqual({
+    expect({
+      ...unpacked,
+      ip_key: unpacked.ip_key.map((key) => key && [...key]),
+      unique_id: unpacked.unique_id.map((id) => blobToUuid(id as Uint8Array)),
+    }).toEqual({
       ...rows,
       ip_key: rows.ip_key.map((key) => key && [...key]),
     });
+  });
+});
+
+describe("a conversion id's bytes", () => {
+  it("are its hex digits in order, in either case, with or without dashes", () => {
+    for (let i = 0; i < 200; i++) {
+      const uuid = randomUUID();
+      const hex = uuid.replaceAll("-", "");
+      const expected = [...Buffer.from(hex, "hex")];
+      for (const text of [uuid, uuid.toUpperCase(), hex]) {
+        const out = new Uint8Array(20);
+        writeUuidBytes(text, out, 3);
+        expect([...out.subarray(3, 19)]).toEqual(expected);
+        expect([...uuidToBlob(text)]).toEqual(expected);
+      }
+      expect(blobToUuid(uuidToBlob(uuid))).toBe(uuid);
+    }
   });
 });
 

@@ -4,23 +4,27 @@
  * the event loop goes on answering while a 5000-row group is inserted. The caller still waits
  * for the commit. Reads stay on the main thread's connection (WAL lets them run alongside).
  *
- * What crosses the thread boundary is cheap to copy: a group's numbers in one Float64Array and
- * its ip keys in one Uint8Array (both transferred, not copied), its strings as three arrays.
+ * What crosses the thread boundary is cheap to copy: a group's numbers in one Float64Array, its
+ * ip keys and its ids' bytes in one Uint8Array each (all three transferred, not copied), its other
+ * strings as two arrays.
  */
 import { Worker } from "node:worker_threads";
 import { emptyColumns, type ConversionColumns, type ConversionGroup, type DimensionTable, type GroupBatch, type ResumedPiece, type WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
+import { writeUuidBytes } from "./dialect.js";
 
 /** the numeric columns, in the order they are packed (null as NaN) */
 const NUMBERS = ["project", "status", "started_at", "completed_ms", "created_ms", "location", "network", "tz_offset", "time_shift", "completion_us"] as const;
 /** one ip key slot: its length (0: none), then up to 17 bytes */
 const KEY_SLOT = 18;
+const UUID_BYTES = 16;
 
 export interface PackedGroup {
   batches: GroupBatch[];
   numbers: Float64Array;
   ipKeys: Uint8Array;
-  uniqueIds: string[];
+  /** each row's id as its 16 bytes, the form SQLite stores */
+  uniqueIds: Uint8Array;
   ips: Array<string | null>;
   extras: Array<string | null>;
 }
@@ -29,6 +33,7 @@ export function packGroup({ batches, rows }: ConversionGroup): PackedGroup {
   const count = rows.project.length;
   const numbers = new Float64Array(count * NUMBERS.length);
   const ipKeys = new Uint8Array(count * KEY_SLOT);
+  const uniqueIds = new Uint8Array(count * UUID_BYTES);
   let at = 0;
   for (let i = 0; i < count; i++) {
     for (const name of NUMBERS) numbers[at++] = rows[name][i] ?? NaN;
@@ -37,15 +42,24 @@ export function packGroup({ batches, rows }: ConversionGroup): PackedGroup {
       ipKeys[i * KEY_SLOT] = key.length;
       ipKeys.set(key, i * KEY_SLOT + 1);
     }
+    const id = rows.unique_id[i]!;
+    if (typeof id === "string") writeUuidBytes(id, uniqueIds, i * UUID_BYTES);
+    else uniqueIds.set(id, i * UUID_BYTES);
   }
-  return { batches, numbers, ipKeys, uniqueIds: rows.unique_id, ips: rows.ip, extras: rows.extra };
+  return { batches, numbers, ipKeys, uniqueIds, ips: rows.ip, extras: rows.extra };
+}
+
+/** what postMessage moves rather than copies */
+export function transferList(packed: PackedGroup): ArrayBuffer[] {
+  return [packed.numbers.buffer, packed.ipKeys.buffer, packed.uniqueIds.buffer] as ArrayBuffer[];
 }
 
 export function unpackGroup(packed: PackedGroup): ConversionGroup {
-  const count = packed.uniqueIds.length;
+  const count = packed.ips.length;
+  const { uniqueIds } = packed;
   const rows: ConversionColumns = {
     ...emptyColumns(),
-    unique_id: packed.uniqueIds,
+    unique_id: new Array(count),
     ip: packed.ips,
     ip_key: new Array(count),
     extra: packed.extras,
@@ -60,6 +74,7 @@ export function unpackGroup(packed: PackedGroup): ConversionGroup {
     }
     const length = ipKeys[i * KEY_SLOT]!;
     rows.ip_key[i] = length ? ipKeys.subarray(i * KEY_SLOT + 1, i * KEY_SLOT + 1 + length) : null;
+    rows.unique_id[i] = uniqueIds.subarray(i * UUID_BYTES, (i + 1) * UUID_BYTES);
   }
   return { batches: packed.batches, rows };
 }
@@ -125,7 +140,7 @@ export class SqliteWriter {
   /** `sent`: called once the group is posted to the thread */
   writeConversions(group: ConversionGroup, sent?: () => void): Promise<WriteResult[]> {
     const packed = packGroup(group);
-    const reply = this.request({ kind: "write", group: packed }, [packed.numbers.buffer as ArrayBuffer, packed.ipKeys.buffer as ArrayBuffer]);
+    const reply = this.request({ kind: "write", group: packed }, transferList(packed));
     sent?.();
     return reply as Promise<WriteResult[]>;
   }
