@@ -35,9 +35,6 @@ describe.each(backendNames)("%s dialect", (name) => {
     expect(await dialect.saveDimensions("locations", [a!, c!])).toEqual([ids[2], ids[0]]);
   });
 
-  /** a group's ids, made as text by groupOf */
-  const idsOf = (group: ConversionGroup) => group.rows.unique_id as string[];
-
   /** a group with a batch per entry, each a row per [location, network] (a part's id, or a placeholder for newDimensions) */
   function groupOf(batches: Array<{ project: number; limit: number | null; parts: Array<[number, number]> }>, newDimensions?: ConversionGroup["newDimensions"]): ConversionGroup {
     const rows = emptyColumns();
@@ -91,7 +88,7 @@ describe.each(backendNames)("%s dialect", (name) => {
     expect(result!.dimensionIds!.locations).toHaveLength(2);
     expect(result!.dimensionIds!.locations[locations.findIndex((d) => d.json.includes("known"))]).toBe(known);
     expect(result!.dimensionIds!.networks).toEqual(await dialect.saveDimensions("networks", networks));
-    const stored = await Promise.all(idsOf(group).map((uid) => dialect.conversionByUid(project, uid)));
+    const stored = await Promise.all(group.rows.unique_id.map((uid) => dialect.conversionByUid(project, uid)));
     expect(stored.map((row) => [row!.location_json, row!.network_json])).toEqual([
       [locations[0]!.json, networks[0]!.json],
       [locations[1]!.json, networks[0]!.json],
@@ -105,7 +102,7 @@ describe.each(backendNames)("%s dialect", (name) => {
     const [result] = await dialect.writeConversions(group);
     expect(result).toMatchObject({ accepted: false, used: 0 });
     expect(result!.dimensionIds!.locations).toEqual(await dialect.saveDimensions("locations", locations));
-    expect(await dialect.conversionByUid(project, idsOf(group)[0]!)).toBeUndefined();
+    expect(await dialect.conversionByUid(project, group.rows.unique_id[0]!)).toBeUndefined();
   });
 
   it("writeConversions: one tenant's batches that fit its quota together: all accepted, each batch's used counting those before it, rows numbered in order", async () => {
@@ -115,7 +112,7 @@ describe.each(backendNames)("%s dialect", (name) => {
     const group = groupOf([1, 2, 1].map((n) => ({ project, limit: 4, parts: Array.from({ length: n }, () => parts) })));
     const results = await dialect.writeConversions(group);
     expect(results.map((r) => [r.accepted, r.used])).toEqual([[true, 1], [true, 3], [true, 4]]);
-    const stored = await Promise.all(idsOf(group).map((uid) => dialect.conversionByUid(project, uid)));
+    const stored = await Promise.all(group.rows.unique_id.map((uid) => dialect.conversionByUid(project, uid)));
     expect(stored.map((row) => Number(row!.seq))).toEqual([1, 2, 3, 4]);
   });
 
@@ -129,7 +126,7 @@ describe.each(backendNames)("%s dialect", (name) => {
     const results = await dialect.writeConversions(group);
     expect(results.map((r) => [r.accepted, r.used])).toEqual([[true, 1], [true, 3], [false, 3]]);
     expect(results[0]!.dimensionIds!.locations).toEqual(await dialect.saveDimensions("locations", locations));
-    const stored = await Promise.all(idsOf(group).map((uid) => dialect.conversionByUid(project, uid)));
+    const stored = await Promise.all(group.rows.unique_id.map((uid) => dialect.conversionByUid(project, uid)));
     expect(stored.map((row) => (row ? Number(row.seq) : null))).toEqual([1, 2, 3, null]);
     expect(await dialect.usage(project, "2026-11")).toBe(3);
   });
@@ -151,7 +148,7 @@ describe.each(backendNames)("%s dialect", (name) => {
     expect(results.map((r) => [r.accepted, r.used])).toEqual([[true, 1], [false, 0], [true, 2]]);
     expect(results[0]!.dimensionIds!.locations).toEqual(await dialect.saveDimensions("locations", locations));
     expect(results[0]!.dimensionIds!.networks).toEqual(await dialect.saveDimensions("networks", networks));
-    const stored = await Promise.all(idsOf(group).map((uid, row) => dialect.conversionByUid(group.rows.project[row]!, uid)));
+    const stored = await Promise.all(group.rows.unique_id.map((uid, row) => dialect.conversionByUid(group.rows.project[row]!, uid)));
     expect(stored.map((row) => row && [row.location_json, row.network_json])).toEqual([
       [locations[1]!.json, networks[0]!.json],
       undefined,
@@ -184,7 +181,7 @@ describe.each(backendNames)("%s dialect", (name) => {
     const [result] = await dialect.writeConversions(group);
     expect(result).toMatchObject({ accepted: true, used: SQLITE_THREAD_ROWS });
     expect(result!.dimensionIds).toEqual({ locations: await dialect.saveDimensions("locations", locations), networks: [] });
-    const last = await dialect.conversionByUid(project, idsOf(group).at(-1)!);
+    const last = await dialect.conversionByUid(project, group.rows.unique_id.at(-1)!);
     expect([last!.location_json, last!.network_json]).toEqual([locations[0]!.json, network.json]);
   });
 });

@@ -27,8 +27,7 @@ export interface KeyAuthRows {
  */
 export interface ConversionColumns {
   project: number[];
-  /** the conversion's UUID: its text, or its 16 bytes in a group unpacked on SQLite's writer thread (sqlite/writer.ts) */
-  unique_id: Array<string | Uint8Array>;
+  unique_id: string[];
   status: number[];
   ip: Array<string | null>;
   ip_key: Array<Uint8Array | null>;
@@ -44,6 +43,27 @@ export interface ConversionColumns {
   /** the public id, numbered per project: the dialect fills it once the batch's quota is reserved */
   seq: number[];
 }
+
+/** the numeric columns a group carries from its conversions (all but `seq`, which the dialect fills) */
+export const NUMBER_COLUMNS = ["project", "status", "started_at", "completed_ms", "created_ms", "location", "network", "tz_offset", "time_shift", "completion_us"] as const;
+type NumberColumnName = (typeof NUMBER_COLUMNS)[number];
+
+/** a column as a dialect reads it to write it: indexed by row */
+export interface WrittenColumn<T> {
+  readonly length: number;
+  [row: number]: T;
+}
+
+/**
+ * A group's rows as a dialect reads them to write them: what the core builds (ConversionColumns),
+ * or what SQLite's writer thread received (sqlite/writer.ts), which writes from it as it came:
+ * each numeric column a Float64Array, null as NaN (which SQLite binds as NULL), and each id its
+ * 16 bytes. Making them arrays again was most of the thread's garbage collection.
+ */
+export type RowsToWrite = Omit<ConversionColumns, NumberColumnName | "unique_id"> &
+  Record<NumberColumnName, WrittenColumn<number | null>> & { unique_id: WrittenColumn<string | Uint8Array> };
+
+export type GroupToWrite = Omit<ConversionGroup, "rows"> & { rows: RowsToWrite };
 
 /** One convert request's share of a group: rows [start, end) of the group's columns. */
 export interface GroupBatch {

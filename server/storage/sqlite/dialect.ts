@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Plan } from "../../../lib/schemas/api.js";
-import { sameQuota, type ConversionGroup, type Dialect, type DimensionTable, type GroupBatch, type KeyAuthRows, type PageSource, type ResumedPiece, type WriteResult } from "../dialect.js";
+import { sameQuota, type Dialect, type DimensionTable, type GroupToWrite, type GroupBatch, type KeyAuthRows, type PageSource, type ResumedPiece, type WriteResult } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
@@ -449,7 +449,7 @@ export class SqliteDialect implements Dialect {
     });
   }
 
-  async writeConversions(group: ConversionGroup, _slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
+  async writeConversions(group: GroupToWrite, _slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
     const writer = this.liveWriter();
     if (writer && group.rows.project.length > SMALL_WRITE_ROWS) {
       // the thread takes rows with their parts' ids: the parts first, each table in a transaction of its own
@@ -675,7 +675,7 @@ function fromRaw(row: RawRow): ConversionRow {
 }
 
 /** puts the saved parts' ids in place of the placeholders (ConversionGroup.newDimensions) in the group's rows */
-function placeDimensionIds({ rows }: ConversionGroup, ids: Record<DimensionTable, number[]>): void {
+function placeDimensionIds({ rows }: GroupToWrite, ids: Record<DimensionTable, number[]>): void {
   for (let i = 0; i < rows.location.length; i++) {
     const location = rows.location[i]!;
     if (location < 0) rows.location[i] = ids.locations[-location - 1]!;

@@ -3,7 +3,7 @@
  * by the main thread, and runs the dialect's write statements on it.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { ConversionGroup, GroupBatch, ResumedPiece, WriteResult } from "../dialect.js";
+import type { GroupBatch, GroupToWrite, ResumedPiece, RowsToWrite, WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 import { CHECKPOINT_EVERY_MS, connectSqlite } from "./dialect.js";
 import { unpackGroup, type WriterOptions, type WriterReply, type WriterRequest } from "./writer.js";
@@ -24,10 +24,10 @@ checkpoints.unref();
  * The rows of each bulk that stopped to make way, from the first one not written yet: its next
  * piece (`resume`) is written from them, so the main thread neither builds nor sends them again.
  */
-const stoppedBulks = new Map<number, { rows: ConversionGroup["rows"]; batch: GroupBatch; nextStart: number; nextSeq: number }>();
+const stoppedBulks = new Map<number, { rows: RowsToWrite; batch: GroupBatch; nextStart: number; nextSeq: number }>();
 
 /** writes the group and keeps the rest of each bulk piece in it that stopped short */
-async function write(group: ConversionGroup): Promise<WriteResult[]> {
+async function write(group: GroupToWrite): Promise<WriteResult[]> {
   const results = await dialect.writeConversions(group);
   group.batches.forEach((batch, i) => {
     const piece = batch.piece;

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { bareIpObject } from "../../../lib/schemas/ip-object.js";
 import { makeDataDir } from "../../../test/helpers/server.js";
 import { sampleConversion } from "../../../test/helpers/sample-conversions.js";
-import { emptyColumns } from "../dialect.js";
+import { emptyColumns, NUMBER_COLUMNS } from "../dialect.js";
 import { createStorage } from "../index.js";
 import type { SqlStorage } from "../sql-storage.js";
 import type { NewConversion } from "../types.js";
@@ -40,10 +41,13 @@ describe("a group packed for the writer thread", () => {
     const received = structuredClone(packed, { transfer: transferList(packed) });
     const { batches: back, rows: unpacked } = unpackGroup(received);
     expect(back).toEqual(batches);
+    // the numbers come as Float64Array views, null as NaN (SQLite binds NaN as NULL); the ids as their bytes
+    const numbers = Object.fromEntries(NUMBER_COLUMNS.map((name) => [name, Array.from(unpacked[name] as Float64Array, (n) => (Number.isNaN(n) ? null : n))]));
     expect({
       ...unpacked,
+      ...numbers,
       ip_key: unpacked.ip_key.map((key) => key && [...key]),
-      unique_id: unpacked.unique_id.map((id) => blobToUuid(id as Uint8Array)),
+      unique_id: Array.from(unpacked.unique_id as Uint8Array[], (id) => blobToUuid(id)),
     }).toEqual({
       ...rows,
       ip_key: rows.ip_key.map((key) => key && [...key]),
@@ -84,6 +88,32 @@ describe("the writer thread", () => {
       const after = rows();
       expect(await commit(after)).toEqual({ accepted: true, used: 300 });
       expect((await storage.getConversion(project.id, after[0]!.uniqueId))?.id).toBe(151);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("stores a group exactly as given, the nulls of invalid and failed conversions included", async () => {
+    const storage = (await createStorage({ dataDir: makeDataDir(), sqliteWriterThread: true })) as SqlStorage<SqliteDialect>;
+    try {
+      const project = await storage.createProject({ name: "w", plan: "scale" });
+      const startedAt = Date.now();
+      // more than 100 rows: the group goes to the thread, its numbers as a Float64Array with nulls as NaN
+      const conversions: NewConversion[] = Array.from({ length: 150 }, (_, i) =>
+        i % 3 === 1
+          ? { uniqueId: randomUUID(), status: "invalid-ip-address", data: bareIpObject(`not an ip ${i}`, null), startedAt, completedAt: startedAt }
+          : i % 3 === 2
+            ? { uniqueId: randomUUID(), status: "failed", data: bareIpObject("1.1.1.1", "ipv4"), startedAt, completedAt: startedAt + 2 }
+            : sampleConversion(i % 2 ? "2001:db8::5" : "8.8.8.8", i % 4),
+      );
+      expect(await storage.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions })).toEqual({ accepted: true, used: 150 });
+      for (const [i, c] of conversions.entries()) {
+        const stored = await storage.getConversion(project.id, c.uniqueId);
+        expect(stored?.id).toBe(i + 1);
+        expect(stored?.status).toBe(c.status);
+        expect(stored?.data).toStrictEqual(c.data);
+        expect(stored?.completedAt).toBe(new Date(c.completedAt).toISOString());
+      }
     } finally {
       await storage.close();
     }

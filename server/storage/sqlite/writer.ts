@@ -9,18 +9,17 @@
  * strings as two arrays.
  */
 import { Worker } from "node:worker_threads";
-import { emptyColumns, type ConversionColumns, type ConversionGroup, type DimensionTable, type GroupBatch, type ResumedPiece, type WriteResult } from "../dialect.js";
+import { NUMBER_COLUMNS, type DimensionTable, type GroupBatch, type GroupToWrite, type ResumedPiece, type WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 import { writeUuidBytes } from "./dialect.js";
 
-/** the numeric columns, in the order they are packed (null as NaN) */
-const NUMBERS = ["project", "status", "started_at", "completed_ms", "created_ms", "location", "network", "tz_offset", "time_shift", "completion_us"] as const;
 /** one ip key slot: its length (0: none), then up to 17 bytes */
 const KEY_SLOT = 18;
 const UUID_BYTES = 16;
 
 export interface PackedGroup {
   batches: GroupBatch[];
+  /** NUMBER_COLUMNS one after the other, null as NaN */
   numbers: Float64Array;
   ipKeys: Uint8Array;
   /** each row's id as its 16 bytes, the form SQLite stores */
@@ -29,14 +28,16 @@ export interface PackedGroup {
   extras: Array<string | null>;
 }
 
-export function packGroup({ batches, rows }: ConversionGroup): PackedGroup {
+export function packGroup({ batches, rows }: GroupToWrite): PackedGroup {
   const count = rows.project.length;
-  const numbers = new Float64Array(count * NUMBERS.length);
+  const numbers = new Float64Array(count * NUMBER_COLUMNS.length);
   const ipKeys = new Uint8Array(count * KEY_SLOT);
   const uniqueIds = new Uint8Array(count * UUID_BYTES);
-  let at = 0;
+  NUMBER_COLUMNS.forEach((name, c) => {
+    const column = rows[name];
+    for (let i = 0, at = c * count; i < count; i++) numbers[at++] = column[i] ?? NaN;
+  });
   for (let i = 0; i < count; i++) {
-    for (const name of NUMBERS) numbers[at++] = rows[name][i] ?? NaN;
     const key = rows.ip_key[i];
     if (key) {
       ipKeys[i * KEY_SLOT] = key.length;
@@ -54,28 +55,38 @@ export function transferList(packed: PackedGroup): ArrayBuffer[] {
   return [packed.numbers.buffer, packed.ipKeys.buffer, packed.uniqueIds.buffer] as ArrayBuffer[];
 }
 
-export function unpackGroup(packed: PackedGroup): ConversionGroup {
+/** the group as the thread writes it: the numeric columns are views of `numbers` (GroupToWrite) */
+export function unpackGroup(packed: PackedGroup): GroupToWrite {
   const count = packed.ips.length;
-  const { uniqueIds } = packed;
-  const rows: ConversionColumns = {
-    ...emptyColumns(),
-    unique_id: new Array(count),
-    ip: packed.ips,
-    ip_key: new Array(count),
-    extra: packed.extras,
-    seq: new Array(count).fill(0),
+  const { numbers, ipKeys, uniqueIds } = packed;
+  const column = (name: (typeof NUMBER_COLUMNS)[number]) => {
+    const c = NUMBER_COLUMNS.indexOf(name);
+    return numbers.subarray(c * count, (c + 1) * count);
   };
-  const { numbers, ipKeys } = packed;
-  let at = 0;
+  const ipKey = new Array<Uint8Array | null>(count);
+  const uniqueId = new Array<Uint8Array>(count);
   for (let i = 0; i < count; i++) {
-    for (const name of NUMBERS) {
-      const value = numbers[at++]!;
-      (rows[name] as Array<number | null>).push(Number.isNaN(value) ? null : value);
-    }
     const length = ipKeys[i * KEY_SLOT]!;
-    rows.ip_key[i] = length ? ipKeys.subarray(i * KEY_SLOT + 1, i * KEY_SLOT + 1 + length) : null;
-    rows.unique_id[i] = uniqueIds.subarray(i * UUID_BYTES, (i + 1) * UUID_BYTES);
+    ipKey[i] = length ? ipKeys.subarray(i * KEY_SLOT + 1, i * KEY_SLOT + 1 + length) : null;
+    uniqueId[i] = uniqueIds.subarray(i * UUID_BYTES, (i + 1) * UUID_BYTES);
   }
+  const rows = {
+    project: column("project"),
+    unique_id: uniqueId,
+    status: column("status"),
+    ip: packed.ips,
+    ip_key: ipKey,
+    started_at: column("started_at"),
+    completed_ms: column("completed_ms"),
+    created_ms: column("created_ms"),
+    location: column("location"),
+    network: column("network"),
+    tz_offset: column("tz_offset"),
+    time_shift: column("time_shift"),
+    completion_us: column("completion_us"),
+    extra: packed.extras,
+    seq: new Array<number>(count).fill(0),
+  };
   return { batches: packed.batches, rows };
 }
 
@@ -138,7 +149,7 @@ export class SqliteWriter {
   }
 
   /** `sent`: called once the group is posted to the thread */
-  writeConversions(group: ConversionGroup, sent?: () => void): Promise<WriteResult[]> {
+  writeConversions(group: GroupToWrite, sent?: () => void): Promise<WriteResult[]> {
     const packed = packGroup(group);
     const reply = this.request({ kind: "write", group: packed }, transferList(packed));
     sent?.();
