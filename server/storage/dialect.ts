@@ -46,7 +46,7 @@ export interface ConversionColumns {
 
 /** the numeric columns a group carries from its conversions (all but `seq`, which the dialect fills) */
 export const NUMBER_COLUMNS = ["project", "status", "started_at", "completed_ms", "created_ms", "location", "network", "tz_offset", "time_shift", "completion_us"] as const;
-type NumberColumnName = (typeof NUMBER_COLUMNS)[number];
+export type NumberColumnName = (typeof NUMBER_COLUMNS)[number];
 
 /** a column as a dialect reads it to write it: indexed by row */
 export interface WrittenColumn<T> {

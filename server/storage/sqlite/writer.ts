@@ -9,7 +9,7 @@
  * strings as two arrays.
  */
 import { Worker } from "node:worker_threads";
-import { NUMBER_COLUMNS, type DimensionTable, type GroupBatch, type GroupToWrite, type ResumedPiece, type WriteResult } from "../dialect.js";
+import { NUMBER_COLUMNS, type DimensionTable, type GroupBatch, type GroupToWrite, type NumberColumnName, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 import { writeUuidBytes } from "./dialect.js";
 
@@ -55,14 +55,10 @@ export function transferList(packed: PackedGroup): ArrayBuffer[] {
   return [packed.numbers.buffer, packed.ipKeys.buffer, packed.uniqueIds.buffer] as ArrayBuffer[];
 }
 
-/** the group as the thread writes it: the numeric columns are views of `numbers` (GroupToWrite) */
+/** the group as the thread writes it: each numeric column a view of `numbers` (RowsToWrite) */
 export function unpackGroup(packed: PackedGroup): GroupToWrite {
   const count = packed.ips.length;
   const { numbers, ipKeys, uniqueIds } = packed;
-  const column = (name: (typeof NUMBER_COLUMNS)[number]) => {
-    const c = NUMBER_COLUMNS.indexOf(name);
-    return numbers.subarray(c * count, (c + 1) * count);
-  };
   const ipKey = new Array<Uint8Array | null>(count);
   const uniqueId = new Array<Uint8Array>(count);
   for (let i = 0; i < count; i++) {
@@ -70,23 +66,8 @@ export function unpackGroup(packed: PackedGroup): GroupToWrite {
     ipKey[i] = length ? ipKeys.subarray(i * KEY_SLOT + 1, i * KEY_SLOT + 1 + length) : null;
     uniqueId[i] = uniqueIds.subarray(i * UUID_BYTES, (i + 1) * UUID_BYTES);
   }
-  const rows = {
-    project: column("project"),
-    unique_id: uniqueId,
-    status: column("status"),
-    ip: packed.ips,
-    ip_key: ipKey,
-    started_at: column("started_at"),
-    completed_ms: column("completed_ms"),
-    created_ms: column("created_ms"),
-    location: column("location"),
-    network: column("network"),
-    tz_offset: column("tz_offset"),
-    time_shift: column("time_shift"),
-    completion_us: column("completion_us"),
-    extra: packed.extras,
-    seq: new Array<number>(count).fill(0),
-  };
+  const columns = Object.fromEntries(NUMBER_COLUMNS.map((name, c) => [name, numbers.subarray(c * count, (c + 1) * count)])) as Record<NumberColumnName, Float64Array>;
+  const rows: RowsToWrite = { ...columns, unique_id: uniqueId, ip: packed.ips, ip_key: ipKey, extra: packed.extras, seq: new Array<number>(count).fill(0) };
   return { batches: packed.batches, rows };
 }
 
