@@ -17,7 +17,7 @@ import type { CommitResult } from "../types.js";
 import type { TimeSlice } from "../../time-slice.js";
 import { arrayLiteral, arrayLiterals, type ArrayElement } from "./array-literal.js";
 import { connectPostgres, type PostgresConnection, type PostgresOptions } from "./connect.js";
-import { POSTGRES_MIGRATIONS } from "./migrations.js";
+import { IP_KEY_BLOCK_BITS, POSTGRES_MIGRATIONS } from "./migrations.js";
 
 /** Moves the change counter in the same statement as the change it follows. */
 const BUMP = "bump AS (UPDATE change_counter SET version = version + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM changed))";
@@ -327,7 +327,7 @@ export class PostgresDialect implements Dialect {
     }
     // The scans are disjoint, so their counts add up (index-only where no text check is needed).
     const count = statement(project);
-    const counts = plan.scans.map((scan) => `(SELECT count(*) FROM conversions c WHERE c.project = $1 AND ${scanSql(scan, plan.text, count.bind)})`);
+    const counts = plan.scans.map((scan) => `(SELECT count(*) FROM conversions c WHERE c.project = $1 AND ${scanSql(scan, plan.text, count.bind, true)})`);
     const counted = (await this.row<{ n: number; rows: number }>(`SELECT (${counts.join(" + ")})::integer AS n, ${projectRows} AS rows`, count.params))!;
     return { projectRows: counted.rows, matches: counted.n };
   }
@@ -337,13 +337,13 @@ export class PostgresDialect implements Dialect {
     let ids: string;
     if (source.kind === "matches") {
       const { plan } = source;
-      const scans = plan.scans.map((scan) => `SELECT c.id FROM conversions c WHERE c.project = $1 AND ${scanSql(scan, plan.text, page.bind)}`);
+      const scans = plan.scans.map((scan) => `SELECT c.id FROM conversions c WHERE c.project = $1 AND ${scanSql(scan, plan.text, page.bind, true)}`);
       ids = `SELECT id FROM (${scans.join(" UNION ALL ")}) m`;
     } else {
       const filter = source.filter;
       ids = "SELECT c.id FROM conversions c WHERE c.project = $1";
       if (filter && "text" in filter) ids += ` AND c.ip >= ${page.bind(filter.text.from)} AND c.ip < ${page.bind(filter.text.to)}`;
-      else if (filter) ids += ` AND ${scanSql({ key: filter.key, checkText: false }, null, page.bind)}`;
+      else if (filter) ids += ` AND ${scanSql({ key: filter.key, checkText: false }, null, page.bind, false)}`;
     }
     // The page's ids first (index-only for the ip filters), then only those rows with their
     // joins, so a sort never carries whole rows.
@@ -363,12 +363,22 @@ function statement(project: number) {
 }
 
 /**
- * One scan of an ipSearch plan as a condition: an ip_key range (index conversions_ip_key), or
- * the rows without a key (partial index conversions_ip_unkeyed), with the text check where the
- * key range alone may hold non-matches.
+ * Every block of the ip_key index (migration 6) from the project's first row to its last, each
+ * end one probe of the (project, id) index: a key range is sought once per block.
  */
-function scanSql(scan: IpScan, text: IpSearchPlan["text"], bind: (value: unknown) => string): string {
-  const key = scan.key ? `c.ip_key >= ${bind(Buffer.from(scan.key.first))} AND c.ip_key <= ${bind(Buffer.from(scan.key.last))}` : "c.ip_key IS NULL";
+const PROJECT_BLOCKS = `ARRAY(SELECT generate_series(
+    (SELECT min(id) FROM conversions WHERE project = $1) >> ${IP_KEY_BLOCK_BITS},
+    (SELECT max(id) FROM conversions WHERE project = $1) >> ${IP_KEY_BLOCK_BITS}))`;
+
+/**
+ * One scan of an ipSearch plan as a condition: an ip_key range (index conversions_ip_key, sought
+ * in each of the project's blocks when `inBlocks`; a walk over the project's rows checks the
+ * range row by row instead), or the rows without a key (partial index conversions_ip_unkeyed),
+ * with the text check where the key range alone may hold non-matches.
+ */
+function scanSql(scan: IpScan, text: IpSearchPlan["text"], bind: (value: unknown) => string, inBlocks: boolean): string {
+  const range = scan.key && `c.ip_key >= ${bind(Buffer.from(scan.key.first))} AND c.ip_key <= ${bind(Buffer.from(scan.key.last))}`;
+  const key = !range ? "c.ip_key IS NULL" : inBlocks ? `(c.id >> ${IP_KEY_BLOCK_BITS}) = ANY(${PROJECT_BLOCKS}) AND ${range}` : range;
   return scan.checkText && text ? `${key} AND c.ip >= ${bind(text.from)} AND c.ip < ${bind(text.to)}` : key;
 }
 
