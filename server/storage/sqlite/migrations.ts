@@ -141,7 +141,7 @@ export const SQLITE_MIGRATIONS: Migration[] = [
     // SQLite's WAL holds whole pages, and random addresses put each new row's key on a random
     // leaf of the ip_key index: a bulk dirtied one index page per row. Keyed by the row's block
     // first, new keys land among the few hundred leaves of the newest block; a search seeks once
-    // per block (docs/storage.md "The ip_key index in blocks (SQLite)").
+    // per block (docs/storage.md "The ip_key index in blocks of row ids").
     sql: `
       DROP INDEX conversions_ip_key;
       CREATE INDEX conversions_ip_key ON conversions(project, id >> ${IP_KEY_BLOCK_BITS}, ip_key);
