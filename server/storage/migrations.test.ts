@@ -2,7 +2,8 @@
  * Migration 2 (ip folded to lower case) on a database left at version 1 with a mixed-case row:
  * the row reads back exactly and prefix search finds it, on every backend. Migration 3 (prefix
  * search on ip_key, text index only for rows without a key) on a database left at version 2, and
- * with it migration 4 (conversion ids numbered per project).
+ * with it migrations 4 (conversion ids numbered per project) and 6 (the ip_key index in blocks of
+ * row ids, on both backends).
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,6 +55,13 @@ async function indexNames(storage: Storage): Promise<string[]> {
   return (await postgresPool(storage).query(sql)).rows.map((row: { indexname: string }) => row.indexname);
 }
 
+/** the definition of the ip_key index, as the database gives it */
+async function ipKeyIndex(storage: Storage): Promise<string> {
+  if (storage.kind === "sqlite") return sqliteDb(storage).prepare("SELECT sql FROM sqlite_master WHERE name = 'conversions_ip_key'").pluck().get() as string;
+  const sql = "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'conversions_ip_key'";
+  return (await postgresPool(storage).query(sql)).rows[0].indexdef as string;
+}
+
 async function runSql(storage: Storage, statements: string[]): Promise<void> {
   if (storage.kind === "sqlite") for (const sql of statements) sqliteDb(storage).exec(sql);
   else for (const sql of statements) await postgresPool(storage).query(sql);
@@ -102,6 +110,8 @@ describe.each(backendNames)("migration 3 on %s", (name) => {
       const indexes = await indexNames(migrated);
       expect(indexes).toContain("conversions_ip_unkeyed");
       expect(indexes).not.toContain("conversions_ip_text");
+      // migration 6: keys ordered by their row's block of ids first
+      expect(await ipKeyIndex(migrated)).toMatch(/\(?id >> 16\)?\)?, ip_key\)/);
       const search = async (text: string) =>
         (await migrated.listConversions({ projectId: project.id, offset: 0, limit: 10, ip: parseIpSearch(text) })).conversions.map((c) => c.data.ip);
       expect(await search("10.1")).toEqual(["10.1 is not an ip", "10.1.2.3"]);
