@@ -116,10 +116,10 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
     // the number of SQLite's; its 5 (open bulks) has no counterpart here
     version: 6,
     name: "ip_key index in blocks of row ids",
-    // As in SQLite: random addresses put each new row's key on a random leaf of
-    // the index, and the first change of a leaf after a checkpoint writes the whole page to the
-    // WAL. Keyed by the row's block of ids first, new keys land among the newest block's leaves; a
-    // search seeks once per block (docs/storage.md "The ip_key index in blocks of row ids").
+    // As in SQLite: random addresses put each new row's key on a random leaf of the index, and
+    // the first change of a leaf after a checkpoint writes the whole page to the WAL. Keyed by the
+    // row's block of ids first, new keys land among the newest block's leaves; a search seeks
+    // once per block (docs/storage.md "The ip_key index in blocks of row ids").
     sql: `
       DROP INDEX conversions_ip_key;
       CREATE INDEX conversions_ip_key ON conversions(project, (id >> ${IP_KEY_BLOCK_BITS}), ip_key) INCLUDE (id);
