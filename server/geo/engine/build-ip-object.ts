@@ -7,6 +7,7 @@ import type { IpObject } from "../../../lib/schemas/ip-object.js";
 import { CONTINENTS } from "../country/continents.js";
 import { countryFacts } from "../country/country-facts.js";
 import type { CityFacts, Located, Place } from "../sources/located.js";
+import type { Asn } from "../sources/lookups.js";
 import { continentNameIn, countryNameIn, isEnglish, nameIn, type Names } from "../lang/index.js";
 import type { AddressFields } from "../types.js";
 
@@ -14,7 +15,7 @@ export interface Lookups {
   located: Located | null;
   /** from the city record (MaxMind) or the bundled asn-country data */
   registeredCountry: Place | null;
-  asn: { number: number | null; name: string | null } | null;
+  asn: Asn | null;
 }
 
 export interface BuildContext {

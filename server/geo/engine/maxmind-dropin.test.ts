@@ -156,6 +156,28 @@ describe("MaxMind City and ASN files as a drop-in", () => {
     });
   });
 
+  it("gives one network token per registered country and ASN, whichever record they came from", () => {
+    // Part tokens follow objects: equal parts must come as the same objects, though each city
+    // record carries its own registered country and an ASN file's records are decoded again
+    const tokens = new Map<string, Set<object>>();
+    const records = new Map<string, Set<string>>();
+    for (const [network, record] of cityNetworks) {
+      for (const address of [probeAddress(network), probeAddress(network)]) {
+        const result = engine.convert(address, NOW);
+        expect(result.status).toBe("success");
+        // the whole value, every language's name included
+        const value = JSON.stringify({ registered: record.registered_country ?? null, asn: expectedAsn(address) });
+        if (!tokens.has(value)) tokens.set(value, new Set()), records.set(value, new Set());
+        tokens.get(value)!.add(result.parts!.network);
+        records.get(value)!.add(network);
+      }
+    }
+    for (const [value, seen] of tokens) expect(seen.size, value).toBe(1);
+    // there were equal parts from different records, and ASNs, to compare
+    expect([...records.values()].filter((networks) => networks.size > 1).length).toBeGreaterThan(5);
+    expect([...tokens.keys()].filter((value) => !value.endsWith('"asn":null}')).length).toBeGreaterThan(2);
+  });
+
   it("reports the files in databases() with their build dates", () => {
     const databases = engine.databases();
     expect(databases.map((db) => db.name).sort()).toEqual(["asn", "city", "registered-country"]);

@@ -7,6 +7,7 @@ import tzlookup from "@photostructure/tz-lookup";
 import { subdivisionCode } from "../country/subdivision-codes.js";
 import type { Names } from "../lang/index.js";
 import type { PartToken } from "../types.js";
+import { ValueObjects } from "./value-objects.js";
 
 export interface Place {
   code: string | null;
@@ -34,7 +35,10 @@ export interface Located {
   country: Place | null;
   subdivision: { name: string | null; code: string | null; names?: Names | null } | null;
   city: CityFacts | null;
-  /** only MaxMind City records carry it; the bundled data takes it from asn-country */
+  /**
+   * only MaxMind City records carry it; the bundled data takes it from asn-country. One object per
+   * value, as the network part tokens need (ValueObjects).
+   */
   registeredCountry: Place | null;
   /** this location's part tokens, by language and flag base (engine/part-tokens.ts): kept with the cached record */
   partTokens?: Map<object, PartToken>;
@@ -154,9 +158,28 @@ export function fromMaxMindRecord(record: MaxMindCityRecord): Located {
           timeZone: location?.time_zone ?? null,
         }
       : null,
-    registeredCountry: place(record.registered_country),
+    registeredCountry: registeredPlace(record.registered_country),
     partTokens: undefined,
   };
+}
+
+/** a few hundred countries, in the languages of the files loaded */
+const registeredPlaces = new ValueObjects<Place | null>(10_000);
+
+/** place(), the same object for every record of that value: a record's own would be new at each decode */
+function registeredPlace(value: (Named & { iso_code?: string }) | undefined): Place | null {
+  if (!value) return null;
+  return registeredPlaces.of(`${value.iso_code}\t${value.geoname_id}`, () => place(value), (kept) => sameNames(kept!.names, value.names));
+}
+
+function sameNames(a: Names | null | undefined, b: Names | null | undefined): boolean {
+  if (!a || !b) return !a && !b;
+  let count = 0;
+  for (const language in b) {
+    if (a[language] !== b[language]) return false;
+    count++;
+  }
+  return count === Object.keys(a).length;
 }
 
 function place(value: (Named & { iso_code?: string }) | undefined): Place | null {

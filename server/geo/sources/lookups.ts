@@ -15,6 +15,7 @@ import { bundledPackage, buildDateOfVersion } from "./bundled-packages.js";
 import { WatchedMmdb } from "./watched-mmdb.js";
 import { KeptPartTokens, RecordCache } from "./record-cache.js";
 import { MmdbTree } from "./mmdb-tree.js";
+import { ValueObjects } from "./value-objects.js";
 import type { GeoLogger } from "../logger.js";
 
 /** decoded city records each record cache holds (record-cache.ts) */
@@ -39,8 +40,14 @@ export interface CitySource {
   close(): void;
 }
 
+export interface Asn {
+  number: number | null;
+  name: string | null;
+}
+
 export interface AsnSource {
-  lookup(parsed: ParsedIp): { number: number | null; name: string | null } | null;
+  /** one object per value (ValueObjects), so that part tokens repeat */
+  lookup(parsed: ParsedIp): Asn | null;
   databases(): GeoDatabaseInfo[];
   close(): void;
 }
@@ -115,9 +122,25 @@ export class MaxMindCity implements CitySource {
   }
 }
 
+/** A record of a MaxMind-format ASN file (GeoLite2 / GeoIP2 ASN, DB-IP ASN Lite) */
+export interface MaxMindAsnRecord {
+  autonomous_system_number?: number;
+  autonomous_system_organization?: string;
+}
+
+/** ASNs seen, about 80,000 in all: a few MB when full */
+const asns = new ValueObjects<Asn>(100_000);
+
+/** the ASN of a MaxMind-format record, the same object for every record of that value */
+export function asnOf(record: MaxMindAsnRecord): Asn {
+  const number = record.autonomous_system_number ?? null;
+  const name = record.autonomous_system_organization ?? null;
+  return asns.of(`${number}\t${name}`, () => ({ number, name }));
+}
+
 /** A GeoLite2 / GeoIP2 ASN file given by IPATLAS_ASN_DB, followed on disk. */
 export class MaxMindAsn implements AsnSource {
-  private readonly file: WatchedMmdb<{ autonomous_system_number?: number; autonomous_system_organization?: string }>;
+  private readonly file: WatchedMmdb<MaxMindAsnRecord>;
 
   constructor(path: string, log: GeoLogger, reloadIntervalMs: number) {
     this.file = new WatchedMmdb(path, "asn", log);
@@ -126,8 +149,7 @@ export class MaxMindAsn implements AsnSource {
 
   lookup(parsed: ParsedIp) {
     const record = this.file.get(parsed.lookupIp);
-    if (!record) return null;
-    return { number: record.autonomous_system_number ?? null, name: record.autonomous_system_organization ?? null };
+    return record ? asnOf(record) : null;
   }
 
   databases(): GeoDatabaseInfo[] {
@@ -142,7 +164,7 @@ export class MaxMindAsn implements AsnSource {
 /** ASN (RouteViews / DB-IP) and registered country (NRO delegations) from the bundled CSV index. */
 export class BundledAsn implements AsnSource {
   // One object per value, made on first use: equal answers are the same object (see part-tokens.ts).
-  private readonly asns: Array<{ number: number | null; name: string | null }> = [];
+  private readonly asns: Asn[] = [];
   private readonly countries: Place[] = [];
 
   constructor(private readonly index: BundledIndex) {}

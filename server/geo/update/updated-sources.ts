@@ -9,7 +9,7 @@ import type { GeoDatabaseInfo } from "../types.js";
 import type { GeoLogger } from "../logger.js";
 import type { Located, MaxMindCityRecord } from "../sources/located.js";
 import { WatchedMmdb } from "../sources/watched-mmdb.js";
-import { maxMindCityCache, type AsnSource, type CitySource } from "../sources/lookups.js";
+import { asnOf, maxMindCityCache, type AsnSource, type CitySource, type MaxMindAsnRecord } from "../sources/lookups.js";
 
 /** "dbip" for DB-IP's files, "maxmind" for MaxMind's: the attribution differs (engine/credits.ts). */
 function kindOf(databaseType: string | null): string {
@@ -52,7 +52,7 @@ export class UpdatedOrBundledCity implements CitySource {
 }
 
 export class UpdatedOrBundledAsn implements AsnSource {
-  private readonly file: WatchedMmdb<{ autonomous_system_number?: number; autonomous_system_organization?: string }>;
+  private readonly file: WatchedMmdb<MaxMindAsnRecord>;
 
   constructor(
     path: string,
@@ -67,8 +67,7 @@ export class UpdatedOrBundledAsn implements AsnSource {
   lookup(parsed: ParsedIp) {
     if (!this.file.loaded) return this.bundled.lookup(parsed);
     const record = this.file.get(parsed.lookupIp);
-    if (!record) return null;
-    return { number: record.autonomous_system_number ?? null, name: record.autonomous_system_organization ?? null };
+    return record ? asnOf(record) : null;
   }
 
   databases(): GeoDatabaseInfo[] {
