@@ -26,13 +26,27 @@ describe.each(backendNames)("%s dialect", (name) => {
     await backend?.dispose();
   });
 
+  /** the ids of parts saved in one table only */
+  const saved = async (table: "locations" | "networks", dims: Dimension[]) => (await dialect.saveDimensions({ locations: [], networks: [], [table]: dims }))[table];
+
   it("saveDimensions: ids of new parts and of parts already there, in the order asked", async () => {
     const [a, b, c] = ["a", "b", "c"].map((x) => dimension({ part: x }));
-    const [idB] = await dialect.saveDimensions("locations", [b!]);
-    const ids = await dialect.saveDimensions("locations", [c!, b!, a!]);
+    const [idB] = await saved("locations", [b!]);
+    const ids = await saved("locations", [c!, b!, a!]);
     expect(ids[1]).toBe(idB);
     expect(new Set(ids).size).toBe(3);
-    expect(await dialect.saveDimensions("locations", [a!, c!])).toEqual([ids[2], ids[0]]);
+    expect(await saved("locations", [a!, c!])).toEqual([ids[2], ids[0]]);
+  });
+
+  it("saveDimensions: both tables in one call, each table's ids in its order, as many as the thread takes", async () => {
+    const tag = randomUUID();
+    const locations = Array.from({ length: SQLITE_THREAD_ROWS }, (_, i) => dimension({ city: `both ${tag} ${i}` }));
+    const networks = [dimension({ asn: `both ${tag}` })];
+    const ids = await dialect.saveDimensions({ locations, networks });
+    expect(ids.locations).toHaveLength(locations.length);
+    expect(new Set(ids.locations).size).toBe(locations.length);
+    expect(await saved("locations", [locations[7]!, locations[0]!])).toEqual([ids.locations[7], ids.locations[0]]);
+    expect(await saved("networks", networks)).toEqual(ids.networks);
   });
 
   /** a group with a batch per entry, each a row per [location, network] (a part's id, or a placeholder for newDimensions) */
@@ -77,7 +91,7 @@ describe.each(backendNames)("%s dialect", (name) => {
   it("writeConversions: a batch's newDimensions are saved in its statement, its rows point at them, their ids come back", async () => {
     const project = await newProjectSeq();
     const tag = randomUUID();
-    const [known] = await dialect.saveDimensions("locations", [dimension({ city: `known ${tag}` })]);
+    const [known] = await saved("locations", [dimension({ city: `known ${tag}` })]);
     // one part already saved (by another server, say): it keeps its id
     const locations = [dimension({ city: `new ${tag}` }), dimension({ city: `known ${tag}` })].sort(byKey);
     const networks = [dimension({ asn: `new ${tag}` })];
@@ -87,7 +101,7 @@ describe.each(backendNames)("%s dialect", (name) => {
     expect(result).toMatchObject({ accepted: true, used: 2 });
     expect(result!.dimensionIds!.locations).toHaveLength(2);
     expect(result!.dimensionIds!.locations[locations.findIndex((d) => d.json.includes("known"))]).toBe(known);
-    expect(result!.dimensionIds!.networks).toEqual(await dialect.saveDimensions("networks", networks));
+    expect(result!.dimensionIds!.networks).toEqual(await saved("networks", networks));
     const stored = await Promise.all(group.rows.unique_id.map((uid) => dialect.conversionByUid(project, uid)));
     expect(stored.map((row) => [row!.location_json, row!.network_json])).toEqual([
       [locations[0]!.json, networks[0]!.json],
@@ -101,13 +115,13 @@ describe.each(backendNames)("%s dialect", (name) => {
     const group = oneBatch(project, 0, [[-1, -1]], { locations, networks: locations });
     const [result] = await dialect.writeConversions(group);
     expect(result).toMatchObject({ accepted: false, used: 0 });
-    expect(result!.dimensionIds!.locations).toEqual(await dialect.saveDimensions("locations", locations));
+    expect(result!.dimensionIds!.locations).toEqual(await saved("locations", locations));
     expect(await dialect.conversionByUid(project, group.rows.unique_id[0]!)).toBeUndefined();
   });
 
   it("writeConversions: one tenant's batches that fit its quota together: all accepted, each batch's used counting those before it, rows numbered in order", async () => {
     const project = await newProjectSeq();
-    const [[location], [network]] = [await dialect.saveDimensions("locations", [dimension({ city: "together" })]), await dialect.saveDimensions("networks", [dimension({ asn: "together" })])];
+    const { locations: [location], networks: [network] } = await dialect.saveDimensions({ locations: [dimension({ city: "together" })], networks: [dimension({ asn: "together" })] });
     const parts: [number, number] = [location!, network!];
     const group = groupOf([1, 2, 1].map((n) => ({ project, limit: 4, parts: Array.from({ length: n }, () => parts) })));
     const results = await dialect.writeConversions(group);
@@ -125,7 +139,7 @@ describe.each(backendNames)("%s dialect", (name) => {
     );
     const results = await dialect.writeConversions(group);
     expect(results.map((r) => [r.accepted, r.used])).toEqual([[true, 1], [true, 3], [false, 3]]);
-    expect(results[0]!.dimensionIds!.locations).toEqual(await dialect.saveDimensions("locations", locations));
+    expect(results[0]!.dimensionIds!.locations).toEqual(await saved("locations", locations));
     const stored = await Promise.all(group.rows.unique_id.map((uid) => dialect.conversionByUid(project, uid)));
     expect(stored.map((row) => (row ? Number(row.seq) : null))).toEqual([1, 2, 3, null]);
     expect(await dialect.usage(project, "2026-11")).toBe(3);
@@ -146,8 +160,8 @@ describe.each(backendNames)("%s dialect", (name) => {
     );
     const results = await dialect.writeConversions(group);
     expect(results.map((r) => [r.accepted, r.used])).toEqual([[true, 1], [false, 0], [true, 2]]);
-    expect(results[0]!.dimensionIds!.locations).toEqual(await dialect.saveDimensions("locations", locations));
-    expect(results[0]!.dimensionIds!.networks).toEqual(await dialect.saveDimensions("networks", networks));
+    expect(results[0]!.dimensionIds!.locations).toEqual(await saved("locations", locations));
+    expect(results[0]!.dimensionIds!.networks).toEqual(await saved("networks", networks));
     const stored = await Promise.all(group.rows.unique_id.map((uid, row) => dialect.conversionByUid(group.rows.project[row]!, uid)));
     expect(stored.map((row) => row && [row.location_json, row.network_json])).toEqual([
       [locations[1]!.json, networks[0]!.json],
@@ -168,19 +182,19 @@ describe.each(backendNames)("%s dialect", (name) => {
     );
     const results = await dialect.writeConversions(group);
     expect(results.map((r) => r.accepted)).toEqual([false, false]);
-    expect(results[0]!.dimensionIds).toEqual({ locations: await dialect.saveDimensions("locations", locations), networks: [] });
+    expect(results[0]!.dimensionIds).toEqual({ locations: await saved("locations", locations), networks: [] });
   });
 
   it("writeConversions: a light group too large for SQLite's main connection still saves its newDimensions and points its rows at them", async () => {
     const project = await newProjectSeq();
     const locations = [dimension({ city: `large ${randomUUID()}` })];
     const network = dimension({ asn: `large ${randomUUID()}` });
-    const [networkId] = await dialect.saveDimensions("networks", [network]);
+    const [networkId] = await saved("networks", [network]);
     // a new location, a network saved before: nothing new to save in that table
     const group = oneBatch(project, null, Array.from({ length: SQLITE_THREAD_ROWS }, (): [number, number] => [-1, networkId!]), { locations, networks: [] });
     const [result] = await dialect.writeConversions(group);
     expect(result).toMatchObject({ accepted: true, used: SQLITE_THREAD_ROWS });
-    expect(result!.dimensionIds).toEqual({ locations: await dialect.saveDimensions("locations", locations), networks: [] });
+    expect(result!.dimensionIds).toEqual({ locations: await saved("locations", locations), networks: [] });
     const last = await dialect.conversionByUid(project, group.rows.unique_id.at(-1)!);
     expect([last!.location_json, last!.network_json]).toEqual([locations[0]!.json, network.json]);
   });

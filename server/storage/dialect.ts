@@ -203,12 +203,13 @@ export interface Dialect {
   projectSeq(projectId: string): Promise<number | undefined>;
   usage(project: number, period: string): Promise<number>;
   /**
-   * stores the parts not stored yet (content-addressed: a duplicate is a no-op); their ids in
-   * order. The core passes them in key order, so concurrent writers lock them in one order.
-   * `slice`: the core's time slice for this group, for work on the main thread before the
-   * statement goes out (PostgreSQL's array literals), so it does not start a fresh one.
+   * stores the parts not stored yet (content-addressed: a duplicate is a no-op), both tables in
+   * one transaction; each table's ids in the order of its parts. The core passes them in key order,
+   * so concurrent writers lock them in one order. `slice`: the core's time slice for this group,
+   * for work on the main thread before the statement goes out (PostgreSQL's array literals), so it
+   * does not start a fresh one.
    */
-  saveDimensions(table: DimensionTable, dims: Dimension[], slice?: TimeSlice): Promise<number[]>;
+  saveDimensions(dims: Record<DimensionTable, Dimension[]>, slice?: TimeSlice): Promise<Record<DimensionTable, number[]>>;
   /**
    * One transaction: each batch reserves its quota with one atomic statement (used + n <= limit)
    * and, when it fits, numbers its rows (`seq`) and inserts them; a refused batch changes nothing

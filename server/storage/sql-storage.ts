@@ -323,11 +323,8 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
    * left over from a refused batch is harmless, and only committed ids enter the cache.
    */
   private async saveDimensions(dims: Record<DimensionTable, Dimension[]>, light: boolean, slice: TimeSlice): Promise<void> {
-    for (const table of DIMENSION_TABLES) {
-      if (!dims[table].length) continue;
-      const ids = await this.inTurn(light, () => this.dialect.saveDimensions(table, dims[table], slice));
-      this.rememberDimensions(table, dims[table], ids);
-    }
+    const ids = await this.inTurn(light, () => this.dialect.saveDimensions(dims, slice));
+    for (const table of DIMENSION_TABLES) this.rememberDimensions(table, dims[table], ids[table]);
   }
 
   /** the committed ids of `dims`, in their order */

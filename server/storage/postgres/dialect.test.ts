@@ -30,13 +30,13 @@ describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", 
       await other.query(`SET search_path TO ${schema}`);
       await other.query("BEGIN");
       const { rows } = await other.query("INSERT INTO locations (hash, json) VALUES ($1, $2) RETURNING id", [part.hash, part.json]);
-      const saving = dialect.saveDimensions("locations", [part]);
+      const saving = dialect.saveDimensions({ locations: [part], networks: [] });
       // the statement has taken its snapshot and waits for the other insert's outcome; asked
       // outside the other's transaction, whose first look at pg_stat_activity would be its last
       const waiting = async () => (await dialect.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO locations%'")).rows[0].n;
       await expect.poll(waiting, { timeout: 5000, interval: 20 }).toBeGreaterThan(0);
       await other.query("COMMIT");
-      expect(await saving).toEqual([rows[0].id]);
+      expect(await saving).toEqual({ locations: [rows[0].id], networks: [] });
     } finally {
       await other.end();
     }

@@ -15,7 +15,7 @@ import type { Dimension } from "../record-codec.js";
 import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, type ProjectRow, type WebsiteRow } from "../rows.js";
 import type { CommitResult } from "../types.js";
 import type { TimeSlice } from "../../time-slice.js";
-import { arrayLiteral, arrayLiterals, type ArrayElement } from "./array-literal.js";
+import { arrayLiterals, type ArrayElement } from "./array-literal.js";
 import { connectPostgres, type PostgresConnection, type PostgresOptions } from "./connect.js";
 import { IP_KEY_BLOCK_BITS, POSTGRES_MIGRATIONS } from "./migrations.js";
 
@@ -213,10 +213,10 @@ export class PostgresDialect implements Dialect {
   }
 
   /** Outside the write transaction, so no lock on these rows is held for long. One round trip. */
-  async saveDimensions(table: DimensionTable, dims: Dimension[], slice?: TimeSlice): Promise<number[]> {
-    const hashes = await arrayLiteral(dims.map((d) => d.hash), slice);
-    const saved = await this.rows<{ id: number }>(`WITH ${saveDimensionsSql(table, "saved", "$1", "$2")} SELECT id FROM saved_ids ORDER BY ord`, [hashes, jsonDocument(dims)]);
-    return saved.map((row) => row.id);
+  async saveDimensions(dims: Record<DimensionTable, Dimension[]>, slice?: TimeSlice): Promise<Record<DimensionTable, number[]>> {
+    // one statement and one commit for both tables
+    const saved = newDimensionsSql(true, 0);
+    return dimensionIds((await this.row<DimensionIdsReply>(`WITH ${saved.ctes} SELECT ${saved.ids}`, await dimensionParams(dims, slice)))!);
   }
 
   async writeConversions(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {

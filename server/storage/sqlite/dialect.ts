@@ -433,10 +433,10 @@ export class SqliteDialect implements Dialect {
     return (this.stmt.usage.get(project, period) as number | undefined) ?? 0;
   }
 
-  async saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]> {
+  async saveDimensions(dims: Record<DimensionTable, Dimension[]>): Promise<Record<DimensionTable, number[]>> {
     const writer = this.liveWriter();
-    if (writer && dims.length > SMALL_WRITE_ROWS) return writer.saveDimensions(table, dims);
-    return this.db.transaction(() => this.insertDimensions(table, dims)).immediate();
+    if (writer && dims.locations.length + dims.networks.length > SMALL_WRITE_ROWS) return writer.saveDimensions(dims);
+    return this.db.transaction(() => ({ locations: this.insertDimensions("locations", dims.locations), networks: this.insertDimensions("networks", dims.networks) })).immediate();
   }
 
   /** the ids of `dims`, saving those not saved yet (inside a transaction) */
@@ -452,11 +452,10 @@ export class SqliteDialect implements Dialect {
   async writeConversions(group: GroupToWrite, _slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
     const writer = this.liveWriter();
     if (writer && group.rows.project.length > SMALL_WRITE_ROWS) {
-      // the thread takes rows with their parts' ids: the parts first, each table in a transaction of its own
+      // the thread takes rows with their parts' ids: the parts first, in a transaction of their own
       const dims = group.newDimensions;
       if (!dims) return writer.writeConversions(group, sent);
-      const save = async (table: DimensionTable) => (dims[table].length ? this.saveDimensions(table, dims[table]) : []);
-      const ids = { locations: await save("locations"), networks: await save("networks") };
+      const ids = await this.saveDimensions(dims);
       placeDimensionIds(group, ids);
       const results = await writer.writeConversions(group, sent);
       results[0] = { ...results[0]!, dimensionIds: ids };

@@ -3,7 +3,7 @@
  * by the main thread, and runs the dialect's write statements on it.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { GroupBatch, GroupToWrite, ResumedPiece, RowsToWrite, WriteResult } from "../dialect.js";
+import type { DimensionTable, GroupBatch, GroupToWrite, ResumedPiece, RowsToWrite, WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 import { CHECKPOINT_EVERY_MS, connectSqlite } from "./dialect.js";
 import { unpackGroup, type WriterOptions, type WriterReply, type WriterRequest } from "./writer.js";
@@ -43,6 +43,12 @@ async function write(group: GroupToWrite): Promise<WriteResult[]> {
   return results;
 }
 
+/** parts as they crossed the thread boundary, their hashes Buffers again for SQLite */
+function savedParts(dims: Record<DimensionTable, Array<Pick<Dimension, "hash" | "json">>>): Record<DimensionTable, Dimension[]> {
+  const parts = (table: DimensionTable) => dims[table].map((d) => ({ ...d, hash: Buffer.from(d.hash) }) as Dimension);
+  return { locations: parts("locations"), networks: parts("networks") };
+}
+
 /** an aborted bulk's kept rows go with it */
 async function abort(bulk: number): Promise<void> {
   stoppedBulks.delete(bulk);
@@ -72,7 +78,7 @@ parentPort!.on("message", async (message: WriterRequest) => {
         : message.kind === "resume"
           ? await resume(message.batch)
           : message.kind === "dimensions"
-            ? await dialect.saveDimensions(message.table, message.dims.map((d) => ({ ...d, hash: Buffer.from(d.hash) }) as Dimension))
+            ? await dialect.saveDimensions(savedParts(message.dims))
             : message.kind === "abort"
               ? await abort(message.bulk)
               : await dialect.touchKeys(message.uses);

@@ -73,7 +73,7 @@ export function unpackGroup(packed: PackedGroup): GroupToWrite {
 
 type Request =
   | { kind: "write"; group: PackedGroup }
-  | { kind: "dimensions"; table: DimensionTable; dims: Array<Pick<Dimension, "hash" | "json">> }
+  | { kind: "dimensions"; dims: Record<DimensionTable, Array<Pick<Dimension, "hash" | "json">>> }
   | { kind: "touch"; uses: Array<{ keyId: string; at: number }> }
   | { kind: "resume"; batch: ResumedPiece }
   | { kind: "abort"; bulk: number }
@@ -146,8 +146,9 @@ export class SqliteWriter {
     return this.request({ kind: "abort", bulk }) as Promise<void>;
   }
 
-  saveDimensions(table: DimensionTable, dims: Dimension[]): Promise<number[]> {
-    return this.request({ kind: "dimensions", table, dims: dims.map(({ hash, json }) => ({ hash, json })) }) as Promise<number[]>;
+  saveDimensions(dims: Record<DimensionTable, Dimension[]>): Promise<Record<DimensionTable, number[]>> {
+    const parts = (table: DimensionTable) => dims[table].map(({ hash, json }) => ({ hash, json }));
+    return this.request({ kind: "dimensions", dims: { locations: parts("locations"), networks: parts("networks") } }) as Promise<Record<DimensionTable, number[]>>;
   }
 
   touchKeys(uses: Array<{ keyId: string; at: number }>): Promise<void> {
