@@ -46,8 +46,12 @@ export interface ConvertParts {
  * pauses on them under random-address load (4-12 ms pauses without; `--trace-gc-nvp`).
  */
 export interface PartToken {
-  /** the part's JSON text (engine/ip-object-json.ts); `tail` is what follows `time_now`'s value */
-  json: { head: string; tail: string | null } | undefined;
+  /**
+   * the part's JSON text (engine/ip-object-json.ts): `whole` is the part as an object with
+   * `time_now` null, how storage keeps it; `head` and `tail` are cut from it, before and after
+   * `time_now`'s value (tail null: no time zone)
+   */
+  json: { head: string; tail: string | null; whole: string } | undefined;
   /** the part as storage keeps it (storage/record-codec.ts), of storage's own type */
   stored: unknown;
 }

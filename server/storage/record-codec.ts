@@ -114,8 +114,7 @@ function dimensionOfJson(json: string): Dimension {
  */
 function dimensionByToken(token: PartToken, text: (token: PartToken, result: ConvertResult) => PartText, conversion: ConvertResult): Dimension {
   if (token.stored) return token.stored as Dimension;
-  const { head, tail } = text(token, conversion);
-  return (token.stored = dimensionOfJson(tail === null ? `{${head}}` : `{${head}null${tail}}`));
+  return (token.stored = dimensionOfJson(text(token, conversion).whole));
 }
 
 const TIME_NOW = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})([+-])(\d{2}):(\d{2})$/;
@@ -280,7 +279,7 @@ export function recordJson(row: StoredColumns, startedAt: number): string {
 const PART_TEXTS_MAX = 5_000;
 const storedLocations = new Map<string, PartText>();
 const storedNetworks = new Map<string, string>();
-const NO_LOCATION: PartText = { head: '"is_eu":null,"continent":null', tail: null };
+const NO_LOCATION: PartText = { head: '"is_eu":null,"continent":null', tail: null, whole: '{"is_eu":null,"continent":null}' };
 const NO_NETWORK = '"registered_country":null,"asn":null';
 
 function storedLocationText(json: string | null): PartText {
@@ -288,7 +287,7 @@ function storedLocationText(json: string | null): PartText {
 }
 
 function storedNetworkText(json: string | null): string {
-  return json === null ? NO_NETWORK : keptText(storedNetworks, json, (network: Pick<IpObject, "registered_country" | "asn">) => networkPartText(network.registered_country, network.asn));
+  return json === null ? NO_NETWORK : keptText(storedNetworks, json, (network: Pick<IpObject, "registered_country" | "asn">) => networkPartText(network.registered_country, network.asn).head);
 }
 
 /** what `cut` makes of a stored part's parsed text, made once per text while `texts` keeps it */

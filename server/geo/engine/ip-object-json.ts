@@ -16,7 +16,7 @@ import type { JsonBytes } from "../../json-bytes.js";
 const GAP = "\u0000time_now\u0000";
 const GAP_JSON = JSON.stringify(GAP);
 
-/** a part's text: before `time_now`'s value, and after it (null when the part has no time zone) */
+/** a part's text: before `time_now`'s value, and after it (null when the part has no time zone), cut from the whole */
 export type PartText = NonNullable<PartToken["json"]>;
 
 type City = NonNullable<NonNullable<NonNullable<IpObject["continent"]>["country"]>["city"]>;
@@ -85,7 +85,7 @@ export function locationText(token: PartToken, result: ConvertResult): PartText 
 
 /** the network part (`registered_country`, `asn`), made once per token; its `tail` is always null */
 export function networkText(token: PartToken, result: ConvertResult): PartText {
-  return (token.json ??= { head: networkPartText(result.data.registered_country, result.data.asn), tail: null });
+  return (token.json ??= networkPartText(result.data.registered_country, result.data.asn));
 }
 
 /**
@@ -97,14 +97,24 @@ export function locationPartText(isEu: IpObject["is_eu"], continent: IpObject["c
   const country = continent?.country;
   const city = country?.city as City | null | undefined;
   const timezone = city?.timezone;
-  if (!timezone) return { head: JSON.stringify({ is_eu: isEu, continent }).slice(1, -1), tail: null };
+  if (!timezone) return wholeText(JSON.stringify({ is_eu: isEu, continent }));
   const gapped = { ...continent, country: { ...country, city: { ...city, timezone: { ...timezone, time_now: GAP } } } };
-  const json = JSON.stringify({ is_eu: isEu, continent: gapped }).slice(1, -1);
+  const json = JSON.stringify({ is_eu: isEu, continent: gapped });
   const at = json.indexOf(GAP_JSON);
-  return { head: json.slice(0, at), tail: json.slice(at + GAP_JSON.length) };
+  // Head and tail are slices of the whole, not texts of their own: a kept token then holds its
+  // text once (part tokens are kept for thousands of records: sources/record-cache.ts).
+  const whole = `${json.slice(0, at)}null${json.slice(at + GAP_JSON.length)}`;
+  return { head: whole.slice(1, at), tail: whole.slice(at + NULL_LENGTH, -1), whole };
 }
 
+const NULL_LENGTH = "null".length;
+
 /** `"registered_country":…,"asn":…` */
-export function networkPartText(registeredCountry: IpObject["registered_country"], asn: IpObject["asn"]): string {
-  return JSON.stringify({ registered_country: registeredCountry, asn }).slice(1, -1);
+export function networkPartText(registeredCountry: IpObject["registered_country"], asn: IpObject["asn"]): PartText {
+  return wholeText(JSON.stringify({ registered_country: registeredCountry, asn }));
+}
+
+/** a part without a time zone: its object's members are its head */
+function wholeText(whole: string): PartText {
+  return { head: whole.slice(1, -1), tail: null, whole };
 }
