@@ -84,26 +84,29 @@ export function statusFromCode(code: number): ConversionStatus {
 }
 
 /**
- * Real traffic repeats a few thousand locations and networks, so the hash of each JSON text is
- * remembered (bounded) instead of recomputed for every row.
+ * Rows without part tokens (invalid, private and failed conversions, rows made from an Ip object)
+ * repeat a few texts, mostly the empty parts: their digests are remembered, bounded. A token keeps
+ * its own part (dimensionByToken), so its text does not come here: a map of every new token's text
+ * would keep ~50 MB of them alive under bulks of new addresses (docs/performance.md), to save one
+ * digest per new token.
  */
 const knownDimensions = new Map<string, Dimension>();
-const KNOWN_DIMENSIONS_MAX = 50_000;
+const KNOWN_DIMENSIONS_MAX = 1_000;
 
 export function dimension(value: unknown): Dimension {
-  return dimensionOfJson(JSON.stringify(value));
-}
-
-/** A part from its JSON text, its hash remembered per text as above. */
-function dimensionOfJson(json: string): Dimension {
+  const json = JSON.stringify(value);
   let dim = knownDimensions.get(json);
   if (!dim) {
-    const digest = hash("sha256", json, "buffer").subarray(0, 16);
-    dim = { hash: digest, key: digest.toString("base64"), json, savedIn: undefined, savedId: 0 };
     if (knownDimensions.size >= KNOWN_DIMENSIONS_MAX) knownDimensions.clear();
-    knownDimensions.set(json, dim);
+    knownDimensions.set(json, (dim = dimensionOfJson(json)));
   }
   return dim;
+}
+
+/** A part from its JSON text, keyed by the first 16 bytes of its SHA-256 */
+function dimensionOfJson(json: string): Dimension {
+  const digest = hash("sha256", json, "buffer").subarray(0, 16);
+  return { hash: digest, key: digest.toString("base64"), json, savedIn: undefined, savedId: 0 };
 }
 
 /**
