@@ -21,11 +21,12 @@ import type { GeoLogger } from "../logger.js";
 /** decoded city records each record cache holds (record-cache.ts) */
 const CACHED_RECORDS = 20_000;
 /**
- * records whose part tokens a city source keeps (KeptPartTokens): 15,000 took the peak RSS under
- * 50 clients' bulks of new addresses from 596-639 MB to 571-572 against 30,000, for the same CPU a
- * bulk within the spread (docs/performance.md "2026-11-29, morning")
+ * records whose part tokens a city source keeps (KeptPartTokens): under 50 clients' bulks of new
+ * addresses 30,000 cost 10-20% less CPU a bulk than 15,000 for ~60 MB more at the peak, which fits
+ * since a token holds its text once and texts are not kept beside the tokens (docs/performance.md
+ * "2026-11-29, noon")
  */
-const KEPT_PARTS = 15_000;
+const KEPT_PARTS = 30_000;
 
 /** The record cache of one loaded MaxMind-format city file (configured or downloaded): offsets mean nothing in the next file. */
 export function maxMindCityCache(): RecordCache<MaxMindCityRecord> {
