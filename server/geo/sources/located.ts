@@ -164,12 +164,12 @@ export function fromMaxMindRecord(record: MaxMindCityRecord): Located {
 }
 
 /** a few hundred countries, in the languages of the files loaded */
-const registeredPlaces = new ValueObjects<Place | null>(10_000);
+const registeredPlaces = new ValueObjects<Place>(10_000);
 
 /** place(), the same object for every record of that value: a record's own would be new at each decode */
 function registeredPlace(value: (Named & { iso_code?: string }) | undefined): Place | null {
   if (!value) return null;
-  return registeredPlaces.of(`${value.iso_code}\t${value.geoname_id}`, () => place(value), (kept) => sameNames(kept!.names, value.names));
+  return registeredPlaces.of(`${value.iso_code}\t${value.geoname_id}`, () => place(value)!, (kept) => sameNames(kept.names, value.names));
 }
 
 function sameNames(a: Names | null | undefined, b: Names | null | undefined): boolean {
