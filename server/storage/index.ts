@@ -29,7 +29,7 @@ export interface StorageOptions {
 }
 
 export async function createStorage(options: StorageOptions): Promise<Storage> {
-  return new SqlStorage(await openDialect(options), options.databaseUrl ? undefined : options.writeTurn);
+  return new SqlStorage(await openDialect(options), { writeTurn: options.databaseUrl ? undefined : options.writeTurn });
 }
 
 /** The backend's dialect alone, connected and migrated (the dialect tests speak to it directly). */

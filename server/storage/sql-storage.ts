@@ -56,6 +56,18 @@ export interface WriteTurn {
   onLightWaiting?(listener: () => void): void;
 }
 
+export interface SqlStorageOptions {
+  /** taken around every group commit when several processes write one SQLite file (`serve --workers`) */
+  writeTurn?: WriteTurn;
+  /**
+   * part ids remembered per table before the map starts afresh (default 200,000, ~70 bytes each):
+   * parts are as many as the data's locations and networks times the languages asked for, so
+   * without a bound a client asking in every language would grow it for as long as it likes. A
+   * part forgotten is saved again when next met, which finds its row (content-addressed).
+   */
+  partIdsMax?: number;
+}
+
 /**
  * A part's id in the database of the storage whose id map `known` is (the map is also its marker
  * on the part, Dimension.savedIn); undefined when not saved there yet.
@@ -78,12 +90,17 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   /** dimension key → row id, only for rows known to be committed */
   private readonly dimensionIds: Record<DimensionTable, Map<string, number>> = { locations: new Map(), networks: new Map() };
 
+  private readonly writeTurn?: WriteTurn;
+  private readonly partIdsMax: number;
+
   /** `dialect` migrated and ready (createStorage in ./index.ts) */
   constructor(
     readonly dialect: D,
-    private readonly writeTurn?: WriteTurn,
+    options: SqlStorageOptions = {},
   ) {
     this.kind = dialect.kind;
+    this.writeTurn = options.writeTurn;
+    this.partIdsMax = options.partIdsMax ?? 200_000;
     this.queue = new GroupCommitQueue((items, light) => this.writeGroup(items, light), {
       weigh: (item) => (item as PendingBatch).records.length,
       maxWeight: dialect.groupRows,
@@ -94,7 +111,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       lightAlongside: dialect.concurrentWrites,
     });
     // another worker's GET waits for the turn this process holds: a bulk makes way for it too
-    if (dialect.writerWanted) writeTurn?.onLightWaiting?.(() => dialect.writerWanted!());
+    if (dialect.writerWanted) this.writeTurn?.onLightWaiting?.(() => dialect.writerWanted!());
   }
 
   migrate(): Promise<void> {
@@ -330,6 +347,8 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   /** the committed ids of `dims`, in their order */
   private rememberDimensions(table: DimensionTable, dims: Dimension[], ids: number[]): void {
     const known = this.dimensionIds[table];
+    // parts already marked with this map keep their ids (Dimension.savedIn): a row's id never changes
+    if (known.size + dims.length > this.partIdsMax) known.clear();
     dims.forEach((dim, i) => known.set(dim.key, ids[i]!));
   }
 

@@ -8,8 +8,9 @@ import { bareIpObject } from "../../lib/schemas/ip-object.js";
 import { adminQuery, backendNames, createBackend, serverAutovacuumOff, type Backend } from "../../test/helpers/backends.js";
 import { parseIp } from "../../lib/ip/parse.js";
 import { parseIpSearch } from "./ip-bytes.js";
-import { conversionDataJson, createStorage, type StorageOptions } from "./index.js";
-import { preferIpIndex } from "./sql-storage.js";
+import { conversionDataJson, createStorage, openDialect, type StorageOptions } from "./index.js";
+import { preferIpIndex, SqlStorage } from "./sql-storage.js";
+import { newPartToken } from "../geo/engine/part-tokens.js";
 import { SAMPLE_VARIANTS, sampleConversion } from "../../test/helpers/sample-conversions.js";
 import type { NewConversion, Storage } from "./types.js";
 
@@ -46,6 +47,24 @@ describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ na
       expect(await again.getProject(project.id)).toEqual(project);
     } finally {
       await again.close();
+    }
+  });
+
+  it("keeps its map of part ids bounded: past the bound it starts afresh, and rows still point at their own parts", async () => {
+    const small = new SqlStorage(await openDialect(options), { partIdsMax: 4 });
+    try {
+      const project = await small.createProject({ name: `p-${randomUUID()}`, plan: "scale" });
+      // parts met through new tokens, as after the engine made its tokens again: the second set
+      // makes the map forget the first, whose parts the third round saves again and finds, and
+      // the fourth takes from the map
+      const round = (first: number) =>
+        Array.from({ length: 10 }, (_, i) => ({ ...sampleConversion(undefined, first + i), parts: { location: newPartToken(), network: newPartToken() } }));
+      for (const conversions of [round(0), round(10), round(0), round(0)]) {
+        expect(await small.commitConversions({ projectId: project.id, period: PERIOD, limit: null, conversions })).toMatchObject({ accepted: true });
+        for (const c of conversions) expect((await small.getConversion(project.id, c.uniqueId))?.data).toStrictEqual(c.data);
+      }
+    } finally {
+      await small.close();
     }
   });
 
