@@ -60,7 +60,7 @@ export interface SqlStorageOptions {
   /** taken around every group commit when several processes write one SQLite file (`serve --workers`) */
   writeTurn?: WriteTurn;
   /**
-   * part ids remembered per table before the map starts afresh (default 200,000, ~70 bytes each):
+   * part ids remembered per table before the map starts afresh (default 200,000, ~80 bytes each):
    * parts are as many as the data's locations and networks times the languages asked for, so
    * without a bound a client asking in every language would grow it for as long as it likes. A
    * part forgotten is saved again when next met, which finds its row (content-addressed).
