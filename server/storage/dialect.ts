@@ -12,6 +12,12 @@ import type { CommitResult } from "./types.js";
 import type { TimeSlice } from "../time-slice.js";
 
 export type DimensionTable = "locations" | "networks";
+export const DIMENSION_TABLES = ["locations", "networks"] as const satisfies readonly DimensionTable[];
+
+/** a value per parts table, made in the order of DIMENSION_TABLES (the order writers lock them in) */
+export function byTable<T>(make: (table: DimensionTable) => T): Record<DimensionTable, T> {
+  return { locations: make("locations"), networks: make("networks") };
+}
 
 /** A key, its project and (for a public key) its website, as authentication reads them. */
 export interface KeyAuthRows {

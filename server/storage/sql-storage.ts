@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Plan } from "../../lib/schemas/api.js";
-import { emptyColumns, type BulkPiece, type ConversionGroup, type Dialect, type DimensionTable, type PageSource, type WriteResult } from "./dialect.js";
+import { byTable, DIMENSION_TABLES, emptyColumns, type BulkPiece, type ConversionGroup, type Dialect, type DimensionTable, type PageSource, type WriteResult } from "./dialect.js";
 import { GroupCommitQueue } from "./group-commit.js";
 import { ipSearchPlan } from "./ip-prefix.js";
 import { encodeConversions, STATUS_CODES, type Dimension, type EncodedRecord } from "./record-codec.js";
@@ -34,8 +34,6 @@ import type {
   StoredConversion,
   Website,
 } from "./types.js";
-
-const DIMENSION_TABLES = ["locations", "networks"] as const;
 
 interface PendingBatch {
   batch: ConversionBatch;
@@ -88,7 +86,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
   /** project id → integer id; a project is never deleted, so an entry never goes stale */
   private readonly projectSeqs = new Map<string, number>();
   /** dimension key → row id, only for rows known to be committed */
-  private readonly dimensionIds: Record<DimensionTable, Map<string, number>> = { locations: new Map(), networks: new Map() };
+  private readonly dimensionIds: Record<DimensionTable, Map<string, number>> = byTable(() => new Map());
 
   private readonly writeTurn?: WriteTurn;
   private readonly partIdsMax: number;
@@ -320,7 +318,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
    * order); undefined when there are none.
    */
   private async newDimensions(items: PendingBatch[], slice: TimeSlice): Promise<Record<DimensionTable, Dimension[]> | undefined> {
-    const missing = { locations: new Map<string, Dimension>(), networks: new Map<string, Dimension>() };
+    const missing = byTable(() => new Map<string, Dimension>());
     const { locations, networks } = this.dimensionIds;
     for (const { records } of items) {
       for (const record of records) {
@@ -332,7 +330,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     if (!missing.locations.size && !missing.networks.size) return undefined;
     // keys are unique within a map; strings compare in a fraction of a Buffer.compare's time
     const inKeyOrder = (parts: Map<string, Dimension>) => [...parts.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
-    return { locations: inKeyOrder(missing.locations), networks: inKeyOrder(missing.networks) };
+    return byTable((table) => inKeyOrder(missing[table]));
   }
 
   /**

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Plan } from "../../../lib/schemas/api.js";
-import { sameQuota, type Dialect, type DimensionTable, type GroupToWrite, type GroupBatch, type KeyAuthRows, type PageSource, type ResumedPiece, type WriteResult } from "../dialect.js";
+import { byTable, sameQuota, type Dialect, type DimensionTable, type GroupToWrite, type GroupBatch, type KeyAuthRows, type PageSource, type ResumedPiece, type WriteResult } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
@@ -436,11 +436,15 @@ export class SqliteDialect implements Dialect {
   async saveDimensions(dims: Record<DimensionTable, Dimension[]>): Promise<Record<DimensionTable, number[]>> {
     const writer = this.liveWriter();
     if (writer && dims.locations.length + dims.networks.length > SMALL_WRITE_ROWS) return writer.saveDimensions(dims);
-    return this.db.transaction(() => ({ locations: this.insertDimensions("locations", dims.locations), networks: this.insertDimensions("networks", dims.networks) })).immediate();
+    return this.db.transaction(() => this.insertDimensions(dims)).immediate();
   }
 
-  /** the ids of `dims`, saving those not saved yet (inside a transaction) */
-  private insertDimensions(table: DimensionTable, dims: Dimension[]): number[] {
+  /** the ids of each table's `dims`, saving those not saved yet (inside a transaction) */
+  private insertDimensions(dims: Record<DimensionTable, Dimension[]>): Record<DimensionTable, number[]> {
+    return byTable((table) => this.insertTable(table, dims[table]));
+  }
+
+  private insertTable(table: DimensionTable, dims: Dimension[]): number[] {
     const [insert, select] = table === "locations" ? [this.stmt.insertLocation, this.stmt.locationId] : [this.stmt.insertNetwork, this.stmt.networkId];
     // a row added is its own rowid; only a part another request saved first is looked up
     return dims.map((dim) => {
@@ -521,7 +525,7 @@ export class SqliteDialect implements Dialect {
       const results: WriteResult[] = new Array(batches.length);
       // a light group's new parts in its rows' transaction: one commit instead of up to three
       const dims = group.newDimensions;
-      const dimensionIds = dims && { locations: this.insertDimensions("locations", dims.locations), networks: this.insertDimensions("networks", dims.networks) };
+      const dimensionIds = dims && this.insertDimensions(dims);
       if (dimensionIds) placeDimensionIds(group, dimensionIds);
       for (let first = 0; first < batches.length; ) {
         if (batches[first]!.piece) {

@@ -3,7 +3,7 @@
  * by the main thread, and runs the dialect's write statements on it.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { DimensionTable, GroupBatch, GroupToWrite, ResumedPiece, RowsToWrite, WriteResult } from "../dialect.js";
+import { byTable, type DimensionTable, type GroupBatch, type GroupToWrite, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 import { CHECKPOINT_EVERY_MS, connectSqlite } from "./dialect.js";
 import { unpackGroup, type WriterOptions, type WriterReply, type WriterRequest } from "./writer.js";
@@ -45,8 +45,7 @@ async function write(group: GroupToWrite): Promise<WriteResult[]> {
 
 /** parts as they crossed the thread boundary, their hashes Buffers again for SQLite */
 function savedParts(dims: Record<DimensionTable, Array<Pick<Dimension, "hash" | "json">>>): Record<DimensionTable, Dimension[]> {
-  const parts = (table: DimensionTable) => dims[table].map((d) => ({ ...d, hash: Buffer.from(d.hash) }) as Dimension);
-  return { locations: parts("locations"), networks: parts("networks") };
+  return byTable((table) => dims[table].map((d) => ({ ...d, hash: Buffer.from(d.hash) }) as Dimension));
 }
 
 /** an aborted bulk's kept rows go with it */

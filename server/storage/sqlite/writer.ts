@@ -9,7 +9,7 @@
  * strings as two arrays.
  */
 import { Worker } from "node:worker_threads";
-import { NUMBER_COLUMNS, type DimensionTable, type GroupBatch, type GroupToWrite, type NumberColumnName, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
+import { byTable, NUMBER_COLUMNS, type DimensionTable, type GroupBatch, type GroupToWrite, type NumberColumnName, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 import { writeUuidBytes } from "./dialect.js";
 
@@ -147,8 +147,8 @@ export class SqliteWriter {
   }
 
   saveDimensions(dims: Record<DimensionTable, Dimension[]>): Promise<Record<DimensionTable, number[]>> {
-    const parts = (table: DimensionTable) => dims[table].map(({ hash, json }) => ({ hash, json }));
-    return this.request({ kind: "dimensions", dims: { locations: parts("locations"), networks: parts("networks") } }) as Promise<Record<DimensionTable, number[]>>;
+    const parts = byTable((table) => dims[table].map(({ hash, json }) => ({ hash, json })));
+    return this.request({ kind: "dimensions", dims: parts }) as Promise<Record<DimensionTable, number[]>>;
   }
 
   touchKeys(uses: Array<{ keyId: string; at: number }>): Promise<void> {
