@@ -84,6 +84,8 @@ for (let digit = 0; digit < 16; digit++) {
   HEX_VALUE["0123456789ABCDEF".charCodeAt(digit)] = digit;
 }
 const DASH = 0x2d;
+/** a conversion id as SQLite stores it */
+export const UUID_BYTES = 16;
 
 /**
  * Writes a UUID's 16 bytes at `at`, from its text with or without dashes; the text is a UUID
@@ -92,7 +94,7 @@ const DASH = 0x2d;
  * bulk.
  */
 export function writeUuidBytes(uuid: string, out: Uint8Array, at: number): void {
-  for (let i = 0, p = 0; i < 16; i++, p += 2) {
+  for (let i = 0, p = 0; i < UUID_BYTES; i++, p += 2) {
     if (uuid.charCodeAt(p) === DASH) p++;
     out[at + i] = (HEX_VALUE[uuid.charCodeAt(p) & 127]! << 4) | HEX_VALUE[uuid.charCodeAt(p + 1) & 127]!;
   }
@@ -101,7 +103,7 @@ export function writeUuidBytes(uuid: string, out: Uint8Array, at: number): void 
 /** the column value of a conversion's id: its 16 bytes (a group from the writer thread has them already) */
 export function uuidToBlob(uuid: string | Uint8Array): Uint8Array {
   if (typeof uuid !== "string") return uuid;
-  const blob = Buffer.allocUnsafe(16);
+  const blob = Buffer.allocUnsafe(UUID_BYTES);
   writeUuidBytes(uuid, blob, 0);
   return blob;
 }

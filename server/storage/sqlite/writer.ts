@@ -11,11 +11,10 @@
 import { Worker } from "node:worker_threads";
 import { byTable, NUMBER_COLUMNS, type DimensionTable, type GroupBatch, type GroupToWrite, type NumberColumnName, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
-import { writeUuidBytes } from "./dialect.js";
+import { UUID_BYTES, writeUuidBytes } from "./dialect.js";
 
 /** one ip key slot: its length (0: none), then up to 17 bytes */
 const KEY_SLOT = 18;
-const UUID_BYTES = 16;
 
 export interface PackedGroup {
   batches: GroupBatch[];
