@@ -11,9 +11,35 @@ import { randomPublicIpv4 } from "../../../test/helpers/random-addresses.js";
 const FIXTURES = resolve(import.meta.dirname, "../../../test/fixtures/maxmind");
 
 function open(path: string) {
-  const buffer = readFileSync(path);
+  return openBuffer(readFileSync(path));
+}
+
+function openBuffer(buffer: Buffer) {
   const reader = new Reader<Response>(buffer);
   return { reader, tree: new MmdbTree(reader, buffer) };
+}
+
+/**
+ * A 28-bit file rewritten with records of `size` bits (24 or 32): the same tree and data, each
+ * node's two records in the other width, and the metadata's record_size changed in place (its
+ * value is one byte in each case). The fixtures are all 28-bit; GeoLite2-ASN and -Country are 24.
+ */
+function withRecordSize(file: Buffer, size: 24 | 32): Buffer {
+  const { nodeCount } = new Reader<Response>(file).metadata;
+  const tree = Buffer.alloc((nodeCount * size) / 4);
+  for (let node = 0; node < nodeCount; node++) {
+    const at = node * 7;
+    const left = ((file[at + 3]! & 0xf0) << 20) | file.readUIntBE(at, 3);
+    const right = ((file[at + 3]! & 0x0f) << 24) | file.readUIntBE(at + 4, 3);
+    tree.writeUIntBE(left, (node * size) / 4, size / 8);
+    tree.writeUIntBE(right, (node * size) / 4 + size / 8, size / 8);
+  }
+  const rewritten = Buffer.concat([tree, file.subarray(nodeCount * 7)]);
+  const key = rewritten.lastIndexOf("record_size");
+  // the key, then the value: a uint16's control byte and its one byte
+  expect(rewritten[key + "record_size".length + 1]).toBe(28);
+  rewritten[key + "record_size".length + 1] = size;
+  return rewritten;
 }
 
 describe("MmdbTree", () => {
@@ -40,10 +66,26 @@ describe("MmdbTree", () => {
     }
   });
 
+  it("reads 24- and 32-bit records as mmdb-lib does", () => {
+    const file = readFileSync(join(FIXTURES, "GeoLite2-ASN-Test.mmdb"));
+    const addresses = ["1.0.0.1", "1.128.0.1", "12.81.92.1", "12.81.96.200", "12.82.0.1", "89.160.20.112", "8.8.8.8", "2600:6000::1", "2001:1700::1", "::1"];
+    for (const size of [24, 32] as const) {
+      const { reader, tree } = openBuffer(withRecordSize(file, size));
+      expect(reader.metadata.recordSize).toBe(size);
+      let found = 0;
+      for (const ip of addresses) {
+        const record = tree.lookup(ipaddr.parse(ip).toByteArray());
+        expect(record, `${ip} at ${size} bits`).toEqual(reader.get(ip));
+        if (record) found++;
+      }
+      expect(found).toBeGreaterThanOrEqual(6);
+    }
+  });
+
   it("refuses record sizes it cannot read", () => {
     const { reader } = open(join(FIXTURES, "GeoLite2-ASN-Test.mmdb"));
-    const other = Object.create(reader, { metadata: { value: { ...reader.metadata, recordSize: 24 } } });
-    expect(() => new MmdbTree(other, Buffer.alloc(0))).toThrow(/unsupported record size 24/);
+    const other = Object.create(reader, { metadata: { value: { ...reader.metadata, recordSize: 20 } } });
+    expect(() => new MmdbTree(other, Buffer.alloc(0))).toThrow(/unsupported record size 20/);
   });
 
   it("answers null for an IPv6 address in an IPv4-only tree", () => {

@@ -2,8 +2,9 @@
  * Looks an address up in an .mmdb search tree from its bytes. maxmind's `reader.get()` takes
  * text and parses it again, which on the bundled data is a fifth of a lookup; the engine has
  * already parsed (strictly) and has the bytes. Record decoding stays mmdb-lib's own (with its
- * cache); only the walk down the tree is done here, on the same buffer. Only 28-bit records (what
- * the bundled DB-IP files and MaxMind's own files use) are read; another size is refused at start.
+ * cache); only the walk down the tree is done here, on the same buffer. Records of 24 bits
+ * (GeoLite2-ASN, GeoLite2-Country), 28 (the bundled DB-IP files, the City files) and 32 are read,
+ * the three sizes the MaxMind DB format defines; another is refused at start.
  */
 import type { Reader, Response } from "maxmind";
 
@@ -15,6 +16,7 @@ interface ReaderInternals {
 export class MmdbTree {
   private readonly nodeCount: number;
   private readonly nodeByteSize: number;
+  private readonly recordSize: number;
   private readonly ipVersion: number;
   private readonly internals: ReaderInternals;
   /**
@@ -28,7 +30,8 @@ export class MmdbTree {
     private readonly db: Buffer,
   ) {
     const { nodeCount, nodeByteSize, recordSize, ipVersion } = reader.metadata;
-    if (recordSize !== 28) throw new Error(`unsupported record size ${recordSize}`);
+    if (recordSize !== 24 && recordSize !== 28 && recordSize !== 32) throw new Error(`unsupported record size ${recordSize}`);
+    this.recordSize = recordSize;
     this.nodeCount = nodeCount;
     this.nodeByteSize = nodeByteSize;
     this.ipVersion = ipVersion;
@@ -64,11 +67,21 @@ export class MmdbTree {
     return node > nodeCount ? this.internals.resolveDataPointer(node) : null;
   }
 
-  /** One of the two 28-bit records of a node: 3 bytes each, the middle byte's nibbles on top. */
+  /**
+   * One of the two records of a node, big-endian: 28 bits are 3 bytes each with the middle byte's
+   * nibbles on top; 24 and 32 bits are 3 and 4 whole bytes.
+   */
   private child(offset: number, bit: number): number {
     const db = this.db;
-    return bit === 0
-      ? ((db[offset + 3]! & 0xf0) << 20) | (db[offset]! << 16) | (db[offset + 1]! << 8) | db[offset + 2]!
-      : ((db[offset + 3]! & 0x0f) << 24) | (db[offset + 4]! << 16) | (db[offset + 5]! << 8) | db[offset + 6]!;
+    if (this.recordSize === 28) {
+      return bit === 0
+        ? ((db[offset + 3]! & 0xf0) << 20) | (db[offset]! << 16) | (db[offset + 1]! << 8) | db[offset + 2]!
+        : ((db[offset + 3]! & 0x0f) << 24) | (db[offset + 4]! << 16) | (db[offset + 5]! << 8) | db[offset + 6]!;
+    }
+    if (this.recordSize === 24) {
+      const at = offset + bit * 3;
+      return (db[at]! << 16) | (db[at + 1]! << 8) | db[at + 2]!;
+    }
+    return db.readUInt32BE(offset + bit * 4);
   }
 }
