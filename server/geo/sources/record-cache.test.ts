@@ -11,7 +11,7 @@ describe("RecordCache", () => {
     const cache = new RecordCache(10, convert);
     const record = { name: "Lyon" };
     cache.set(100, entry(100, record));
-    expect(cache.located(record)).toBe(cache.located(record));
+    expect(cache.of(record)).toBe(cache.of(record));
     expect(cache.get(100)).toEqual(entry(100, record));
   });
 
@@ -29,7 +29,7 @@ describe("RecordCache", () => {
     const cache = new RecordCache(2, convert, { tokens: kept, file: 0 });
     const first = { name: "Lyon" };
     cache.set(100, entry(100, first));
-    const before = cache.located(first);
+    const before = cache.of(first);
     before.partTokens!.set({}, { json: undefined, stored: undefined });
     // two other records fill the cache, so it starts afresh and the decoder makes a new object
     cache.set(200, entry(200, { name: "Nice" }));
@@ -37,7 +37,7 @@ describe("RecordCache", () => {
     expect(cache.get(100)).toBeUndefined();
     const again = { name: "Lyon" };
     cache.set(100, entry(100, again));
-    const after = cache.located(again);
+    const after = cache.of(again);
     expect(after).not.toBe(before);
     expect(after.partTokens).toBe(before.partTokens);
     expect(after.partTokens!.size).toBe(1);
@@ -47,7 +47,7 @@ describe("RecordCache", () => {
     const cache = new RecordCache(2, convert);
     const record = { name: "Lyon" };
     cache.set(100, entry(100, record));
-    expect(cache.located(record).partTokens).toBeUndefined();
+    expect(cache.of(record).partTokens).toBeUndefined();
   });
 });
 

@@ -3,22 +3,23 @@ import type { Located } from "./located.js";
 type PartTokenSet = NonNullable<Located["partTokens"]>;
 
 /**
- * Decoded records by data offset (mmdb-lib's decoder cache), and what each converts to, for at
- * most `max` records: a record serves whole networks, so random addresses hit it again and again
- * (about 85% hits at 20,000 on random IPv4). When full it starts afresh, which costs less per
- * lookup than LRU bookkeeping or a WeakMap. The converted object is the same for every address of
- * the record, which is what the part tokens (part-tokens.ts) key on.
+ * Decoded records by data offset (mmdb-lib's decoder cache), and what each converts to (a city
+ * record's Located, an ASN record's Asn), for at most `max` records: a record serves whole
+ * networks, so random addresses hit it again and again (about 85% hits at 20,000 city records on
+ * random IPv4). When full it starts afresh, which costs less per lookup than LRU bookkeeping or a
+ * WeakMap. The converted object is the same for every address of the record, which is what the
+ * part tokens (part-tokens.ts) key on.
  *
- * With `kept`, a record decoded again after the cache started afresh gets its part tokens back
- * (KeptPartTokens), with the texts and digests made for them.
+ * With `kept` (Located values), a record decoded again after the cache started afresh gets its
+ * part tokens back (KeptPartTokens), with the texts and digests made for them.
  */
-export class RecordCache<R extends object> {
+export class RecordCache<R extends object, V extends object = Located> {
   /** by data offset: mmdb-lib's decoder asks with numbers, though its Cache type allows strings */
   private records = new Map<number, object>();
 
   constructor(
     private readonly max: number,
-    private readonly convert: (record: R) => Located,
+    private readonly convert: (record: R) => V,
     /** where this file's records keep their part tokens; `file` tells it from the source's others */
     private readonly kept?: { tokens: KeptPartTokens; file: number },
   ) {}
@@ -36,16 +37,17 @@ export class RecordCache<R extends object> {
     if (this.kept && typeof value === "object" && value !== null) (value as Tagged)[OFFSET] = offset;
   }
 
-  located(record: R): Located {
-    const tagged = record as Tagged;
-    let located = tagged[LOCATED];
-    if (!located) {
-      located = this.convert(record);
+  /** what the record converts to, converted once while the cache holds the record */
+  of(record: R): V {
+    const tagged = record as Tagged<V>;
+    let converted = tagged[CONVERTED];
+    if (!converted) {
+      converted = this.convert(record);
       const offset = tagged[OFFSET];
-      if (this.kept && offset !== undefined) located.partTokens = this.kept.tokens.of(this.kept.file, offset);
-      tagged[LOCATED] = located;
+      if (this.kept && offset !== undefined) (converted as Located).partTokens = this.kept.tokens.of(this.kept.file, offset);
+      tagged[CONVERTED] = converted;
     }
-    return located;
+    return converted;
   }
 }
 
@@ -54,9 +56,9 @@ export class RecordCache<R extends object> {
  * lives as long as the cache holds it: maps keyed by the records cost a decode two insertions and
  * every lookup a search by object (~15% of converting fresh random addresses).
  */
-const LOCATED = Symbol("located");
+const CONVERTED = Symbol("converted");
 const OFFSET = Symbol("offset");
-type Tagged = { [LOCATED]?: Located; [OFFSET]?: number };
+type Tagged<V = unknown> = { [CONVERTED]?: V; [OFFSET]?: number };
 
 /**
  * The part tokens of a source's records, with their texts and digests, by file and offset, for at

@@ -10,19 +10,19 @@ import type { Reader, Response } from "maxmind";
 import type { ParsedIp } from "../../../lib/ip/index.js";
 import { openCheckedMmdb, type MmdbRole } from "./mmdb-check.js";
 import type { GeoLogger } from "../logger.js";
-import type { Located } from "./located.js";
 import { MmdbTree } from "./mmdb-tree.js";
 import type { RecordCache } from "./record-cache.js";
 
-interface Loaded<T extends object> {
+interface Loaded<T extends object, V extends object> {
   reader: Reader<Response>;
   /** the fast walk from address bytes; null for record sizes it does not read */
   tree: MmdbTree | null;
-  cache: RecordCache<T> | null;
+  cache: RecordCache<T, V>;
 }
 
-export class WatchedMmdb<T extends object> {
-  private current: Loaded<T> | null = null;
+/** `T`: the file's records as decoded; `V`: what the source answers for one (a city's Located, an Asn) */
+export class WatchedMmdb<T extends object, V extends object> {
+  private current: Loaded<T, V> | null = null;
   private timer: NodeJS.Timeout | null = null;
   /** identity of the file last seen on disk: inode, size, mtime; "missing" when absent */
   private seen = "";
@@ -32,9 +32,9 @@ export class WatchedMmdb<T extends object> {
     readonly role: MmdbRole,
     private readonly log: GeoLogger,
     /** a missing file is normal (the updater's file before its first download): no error for it */
-    private readonly optional = false,
-    /** a record cache for each file loaded, for `located` */
-    private readonly newCache: (() => RecordCache<T>) | null = null,
+    private readonly optional: boolean,
+    /** a record cache for each file loaded: offsets mean nothing in the next file */
+    private readonly newCache: () => RecordCache<T, V>,
   ) {}
 
   /** true once a good file serves */
@@ -55,22 +55,16 @@ export class WatchedMmdb<T extends object> {
     this.timer.unref(); // never keeps the process alive on its own
   }
 
-  /** The record of an address, or null; throws when no good file has been loaded yet. */
-  get(ip: string): T | null {
-    if (!this.current) throw new Error(`${this.role} database ${this.path} is not loaded`);
-    return this.current.reader.get(ip) as T | null;
-  }
-
-  /** The cached conversion of an address's record (needs `newCache`); throws like `get`. */
-  located(parsed: ParsedIp): Located | null {
+  /** What the address's record converts to (cached), or null; throws when no good file has been loaded yet. */
+  lookup(parsed: ParsedIp): V | null {
     const current = this.current;
-    if (!current?.cache) throw new Error(`${this.role} database ${this.path} is not loaded`);
+    if (!current) throw new Error(`${this.role} database ${this.path} is not loaded`);
     const record = (
       current.tree
         ? current.tree.lookup(parsed.lookupVersion === 4 ? (parsed.lookup as { octets: number[] }).octets : parsed.lookup.toByteArray())
         : current.reader.get(parsed.lookupIp)
     ) as T | null;
-    return record ? current.cache.located(record) : null;
+    return record ? current.cache.of(record) : null;
   }
 
   /** ISO date of the loaded data's build, from the file's metadata. */
@@ -108,8 +102,8 @@ export class WatchedMmdb<T extends object> {
     if (this.optional && this.seen === "missing") return;
     try {
       const buffer = readFileSync(this.path);
-      const cache = this.newCache?.() ?? null;
-      const reader = openCheckedMmdb(buffer, this.role, cache ?? undefined);
+      const cache = this.newCache();
+      const reader = openCheckedMmdb(buffer, this.role, cache);
       this.current = { reader, tree: treeOf(reader, buffer), cache };
       this.log.info(`geo: ${verb} ${this.role} database ${this.path} (${reader.metadata.databaseType}, built ${this.buildDate()})`);
     } catch (error) {

@@ -9,7 +9,7 @@ import type { GeoDatabaseInfo } from "../types.js";
 import type { GeoLogger } from "../logger.js";
 import type { Located, MaxMindCityRecord } from "../sources/located.js";
 import { WatchedMmdb } from "../sources/watched-mmdb.js";
-import { asnOf, maxMindCityCache, type AsnSource, type CitySource, type MaxMindAsnRecord } from "../sources/lookups.js";
+import { maxMindAsnCache, maxMindCityCache, type Asn, type AsnSource, type CitySource, type MaxMindAsnRecord } from "../sources/lookups.js";
 
 /** "dbip" for DB-IP's files, "maxmind" for MaxMind's: the attribution differs (engine/credits.ts). */
 function kindOf(databaseType: string | null): string {
@@ -19,7 +19,7 @@ function kindOf(databaseType: string | null): string {
 export class UpdatedOrBundledCity implements CitySource {
   /** DB-IP's records carry no registered country: the engine takes it from the record when there, else bundled */
   readonly hasRegisteredCountry = false;
-  private readonly file: WatchedMmdb<MaxMindCityRecord>;
+  private readonly file: WatchedMmdb<MaxMindCityRecord, Located>;
 
   constructor(
     path: string,
@@ -28,13 +28,13 @@ export class UpdatedOrBundledCity implements CitySource {
     reloadIntervalMs: number,
   ) {
     // the same record cache as a configured MaxMind file: stable objects per record, few decodes
-    this.file = new WatchedMmdb<MaxMindCityRecord>(path, "city", log, true, maxMindCityCache);
+    this.file = new WatchedMmdb(path, "city", log, true, maxMindCityCache);
     this.file.start(reloadIntervalMs);
   }
 
   lookup(parsed: ParsedIp): Located | null {
     if (!this.file.loaded) return this.bundled.lookup(parsed);
-    return this.file.located(parsed);
+    return this.file.lookup(parsed);
   }
 
   databases(): GeoDatabaseInfo[] {
@@ -52,7 +52,7 @@ export class UpdatedOrBundledCity implements CitySource {
 }
 
 export class UpdatedOrBundledAsn implements AsnSource {
-  private readonly file: WatchedMmdb<MaxMindAsnRecord>;
+  private readonly file: WatchedMmdb<MaxMindAsnRecord, Asn>;
 
   constructor(
     path: string,
@@ -60,14 +60,13 @@ export class UpdatedOrBundledAsn implements AsnSource {
     log: GeoLogger,
     reloadIntervalMs: number,
   ) {
-    this.file = new WatchedMmdb(path, "asn", log, true);
+    this.file = new WatchedMmdb(path, "asn", log, true, maxMindAsnCache);
     this.file.start(reloadIntervalMs);
   }
 
-  lookup(parsed: ParsedIp) {
+  lookup(parsed: ParsedIp): Asn | null {
     if (!this.file.loaded) return this.bundled.lookup(parsed);
-    const record = this.file.get(parsed.lookupIp);
-    return record ? asnOf(record) : null;
+    return this.file.lookup(parsed);
   }
 
   databases(): GeoDatabaseInfo[] {
