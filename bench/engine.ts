@@ -2,6 +2,10 @@
  * Geolocation engine benchmark (issue #2). Prints:
  *  - lookup: full Ip object (`engine.convert`) vs a bare maxmind `reader.get()` on the same city
  *    database, over the same N random public IPv4 addresses (target: full <= 1.5x bare);
+ *  - the same full lookup with the ASN from an `.mmdb` file (IPATLAS_ASN_DB, or what `ipatlas data
+ *    update` downloads) against the bundled ASN data, on addresses inside the networks of MaxMind's
+ *    ASN test file (the only ASN file at hand offline; it is small, so this shows the path's cost, not
+ *    a large file's cache misses);
  *  - server start: time from spawn to the "listening" line and RSS with all default data loaded,
  *    on a cold data dir (the CSV index is built) and warm (it is read) (targets: ready <= 1.5 s
  *    warm, RSS <= 300 MB).
@@ -17,13 +21,14 @@ import { Reader } from "maxmind";
 import { createGeoEngine } from "../server/geo/engine/engine.js";
 import { BundledCity } from "../server/geo/sources/lookups.js";
 import { bundledPackage } from "../server/geo/sources/bundled-packages.js";
-import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
+import { mulberry32, randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 
 const { values } = parseArgs({
   options: { lookups: { type: "string", default: "1000000" }, "skip-server": { type: "boolean", default: false } },
 });
 const lookups = Number(values.lookups);
 const ROOT = resolve(import.meta.dirname, "..");
+const ASN_TEST_FILE = join(ROOT, "test/fixtures/maxmind/GeoLite2-ASN-Test.mmdb");
 
 async function benchLookups(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-bench-geo-"));
@@ -118,5 +123,47 @@ async function benchServer(): Promise<void> {
   }
 }
 
+/** addresses spread over the IPv4 networks of MaxMind's ASN test file */
+function addressesInAsnTestFile(count: number): string[] {
+  const listed = JSON.parse(readFileSync(join(ASN_TEST_FILE.replace(/\.mmdb$/, ".json")), "utf8")) as Array<Record<string, unknown>>;
+  const networks = listed.map((entry) => Object.keys(entry)[0]!).filter((network) => !network.includes(":"));
+  const next = mulberry32(7);
+  return Array.from({ length: count }, () => {
+    const [base, bits] = networks[next() % networks.length]!.split("/");
+    const start = base!.split(".").reduce((n, octet) => n * 256 + Number(octet), 0);
+    const n = start + (next() % 2 ** (32 - Number(bits)));
+    return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+  });
+}
+
+async function benchAsnFile(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "ipatlas-bench-asn-"));
+  const logger = { info() {}, warn() {}, error: console.error };
+  const bundled = await createGeoEngine({ dataDir, publicBaseUrl: () => "http://127.0.0.1:8787", logger });
+  const fromFile = await createGeoEngine({ dataDir, asnDb: ASN_TEST_FILE, publicBaseUrl: () => "http://127.0.0.1:8787", logger });
+  const addresses = addressesInAsnTestFile(Math.min(lookups, 200_000));
+  const now = new Date();
+  const best = (engine: typeof bundled) => {
+    let withAsn = 0;
+    const runs = [0, 1, 2, 3].map(() => {
+      const started = performance.now();
+      withAsn = 0;
+      for (const ip of addresses) if (engine.convert(ip, now).data.asn) withAsn++;
+      return performance.now() - started;
+    });
+    return { ms: Math.min(...runs.slice(1)), withAsn };
+  };
+  const file = best(fromFile);
+  const data = best(bundled);
+  const perOp = (ms: number) => ((ms * 1000) / addresses.length).toFixed(2);
+  console.log(`ASN from an .mmdb file: ${addresses.length.toLocaleString("en")} addresses in the networks of GeoLite2-ASN-Test.mmdb`);
+  console.log(`  full Ip object, ASN file     ${perOp(file.ms)} µs/lookup  (with an ASN ${file.withAsn})`);
+  console.log(`  full Ip object, bundled ASN  ${perOp(data.ms)} µs/lookup  (with an ASN ${data.withAsn})`);
+  await fromFile.close();
+  await bundled.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
 await benchLookups();
+await benchAsnFile();
 if (!values["skip-server"]) await benchServer();
