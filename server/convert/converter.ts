@@ -38,6 +38,11 @@ export function retryAfterHeader(resetAt: Date): Record<string, string> {
   return { "Retry-After": String(Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000))) };
 }
 
+/** A stored conversion's answer; a function of the module, not a closure per request (tsx names each closure it makes). */
+function storedAnswer(status: ContentfulStatusCode, message: string, dataJson: string, headers: Record<string, string>, quota: QuotaState): OneAnswer {
+  return { status, message, dataJson, headers, quota, stored: 1 };
+}
+
 export function createConverter(deps: { storage: Storage; engine: GeoEngine }): Converter {
   const usageFloor = new UsageFloor();
   // An update can change the publisher while serving; the list is worked out again at most once
@@ -67,10 +72,9 @@ export function createConverter(deps: { storage: Storage; engine: GeoEngine }): 
       }
       const item = outcome.items[0]!;
       const headers = { "x-conversion-id": item.uniqueId };
-      const answer = (status: ContentfulStatusCode, message: string, dataJson: string) => ({ status, message, dataJson, headers, quota, stored: 1 });
-      if (item.status === "invalid-ip-address") return answer(400, MESSAGES.invalidIp, "null");
-      if (item.status === "failed") return answer(200, MESSAGES.conversionFailed, "null");
-      return answer(200, MESSAGES.success, deps.engine.toJson(item.result));
+      if (item.status === "invalid-ip-address") return storedAnswer(400, MESSAGES.invalidIp, "null", headers, quota);
+      if (item.status === "failed") return storedAnswer(200, MESSAGES.conversionFailed, "null", headers, quota);
+      return storedAnswer(200, MESSAGES.success, deps.engine.toJson(item.result), headers, quota);
     },
   };
 }
