@@ -6,9 +6,10 @@
  * error and the previous data keeps serving.
  */
 import { readFileSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import type { Reader, Response } from "maxmind";
 import type { ParsedIp } from "../../../lib/ip/index.js";
-import { openCheckedMmdb, type MmdbRole } from "./mmdb-check.js";
+import { openCheckedMmdb, openCheckedMmdbInSlices, type MmdbRole } from "./mmdb-check.js";
 import type { GeoLogger } from "../logger.js";
 import { MmdbTree } from "./mmdb-tree.js";
 import type { RecordCache } from "./record-cache.js";
@@ -26,6 +27,7 @@ export class WatchedMmdb<T extends object, V extends object> {
   private timer: NodeJS.Timeout | null = null;
   /** identity of the file last seen on disk: inode, size, mtime; "missing" when absent */
   private seen = "";
+  private reloading = false;
 
   constructor(
     readonly path: string,
@@ -79,6 +81,8 @@ export class WatchedMmdb<T extends object, V extends object> {
   }
 
   private check = (): void => {
+    // one reload at a time; a file changed again meanwhile is seen at the next look
+    if (this.reloading) return;
     const identity = this.fileIdentity();
     if (identity === this.seen) return;
     this.seen = identity;
@@ -86,7 +90,8 @@ export class WatchedMmdb<T extends object, V extends object> {
       this.log.warn(`geo: ${this.role} database ${this.path} was removed; still serving the data loaded before`);
       return;
     }
-    this.load("reloaded");
+    this.reloading = true;
+    void this.reload().finally(() => (this.reloading = false));
   };
 
   private fileIdentity(): string {
@@ -98,22 +103,45 @@ export class WatchedMmdb<T extends object, V extends object> {
     }
   }
 
+  /** At start: read and checked at once, before anything is served. */
   private load(verb: string): void {
     if (this.optional && this.seen === "missing") return;
     try {
       const buffer = readFileSync(this.path);
       const cache = this.newCache();
-      const reader = openCheckedMmdb(buffer, this.role, cache);
-      this.current = { reader, tree: treeOf(reader, buffer), cache };
-      this.log.info(`geo: ${verb} ${this.role} database ${this.path} (${reader.metadata.databaseType}, built ${this.buildDate()})`);
+      this.swapIn(buffer, openCheckedMmdb(buffer, this.role, cache), cache, verb);
     } catch (error) {
-      const keeping = this.current
-        ? "still serving the previous data"
-        : this.optional
-          ? "the bundled data answers until a good file is in place"
-          : "lookups fail until a good file is in place";
-      this.log.error(`geo: refused ${this.role} database ${this.path}: ${(error as Error).message}; ${keeping}`);
+      this.refuse(error as Error);
     }
+  }
+
+  /**
+   * While serving: read off the event loop and checked in slices, so that requests meanwhile
+   * wait a slice at most, not the whole file (docs/data.md "Hot reload").
+   */
+  private async reload(): Promise<void> {
+    try {
+      const buffer = await readFile(this.path);
+      const cache = this.newCache();
+      const reader = await openCheckedMmdbInSlices(buffer, this.role, cache);
+      if (this.timer !== null) this.swapIn(buffer, reader, cache, "reloaded");
+    } catch (error) {
+      this.refuse(error as Error);
+    }
+  }
+
+  private swapIn(buffer: Buffer, reader: Reader<Response>, cache: RecordCache<T, V>, verb: string): void {
+    this.current = { reader, tree: treeOf(reader, buffer), cache };
+    this.log.info(`geo: ${verb} ${this.role} database ${this.path} (${reader.metadata.databaseType}, built ${this.buildDate()})`);
+  }
+
+  private refuse(error: Error): void {
+    const keeping = this.current
+      ? "still serving the previous data"
+      : this.optional
+        ? "the bundled data answers until a good file is in place"
+        : "lookups fail until a good file is in place";
+    this.log.error(`geo: refused ${this.role} database ${this.path}: ${error.message}; ${keeping}`);
   }
 }
 
