@@ -5,10 +5,10 @@
  * leaves the file in place untouched. The swap is a rename in the same directory, which every
  * server process following the file (sources/watched-mmdb.ts) picks up within a second.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Reader, type Response } from "maxmind";
-import { openCheckedMmdb, type MmdbRole } from "../sources/mmdb-check.js";
+import { openCheckedMmdbInSlices, type MmdbRole } from "../sources/mmdb-check.js";
 import type { GeoLogger } from "../logger.js";
 import { download, type DownloadResult } from "./download.js";
 import { candidates, displayUrl, type Candidate, type Origins } from "./sources.js";
@@ -111,7 +111,7 @@ async function updateOne(
 ): Promise<{ update: DatabaseUpdate; state: DatabaseState }> {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const file = targetPath(options, role);
-  const installed = installedBuildDate(file);
+  const installed = await installedBuildDate(file);
   const checkedAt = new Date().toISOString();
   const base: DatabaseState = previous ?? { url: null, provider: null, etag: null, lastModified: null, buildDate: null, updatedAt: null, lastCheckAt: null, lastError: null };
   const result = (status: DatabaseUpdate["status"], fields: Partial<DatabaseUpdate>, state: Partial<DatabaseState>) => ({
@@ -144,7 +144,7 @@ async function updateOne(
       if (mmdb.sameAsInstalled) {
         return result("unchanged", { provider: candidate.provider, url }, { url, provider: candidate.provider, etag: answer.etag, lastModified: answer.lastModified });
       }
-      putInPlace(file, mmdb.buffer);
+      await putInPlace(file, mmdb.buffer);
       return result(
         "updated",
         { provider: candidate.provider, url, buildDate: mmdb.buildDate, bytes: mmdb.buffer.length },
@@ -165,7 +165,7 @@ async function accept(role: MmdbRole, candidate: Candidate, body: Buffer, instal
   const buffer = candidate.format === "gzip" ? await gunzipMmdb(body, limits.maxUnpackedBytes) : await untarMmdb(body, limits.maxUnpackedBytes);
   let reader: Reader<Response>;
   try {
-    reader = openCheckedMmdb(buffer, role);
+    reader = await openCheckedMmdbInSlices(buffer, role);
   } catch (error) {
     throw new RefusedError(`refused: ${(error as Error).message}`);
   }
@@ -184,7 +184,7 @@ async function accept(role: MmdbRole, candidate: Candidate, body: Buffer, instal
   } catch (error) {
     throw new RefusedError(`refused: ${(error as Error).message}`);
   }
-  const sameAsInstalled = installed === buildDate && sameBytes(targetPath(options, role), buffer);
+  const sameAsInstalled = installed === buildDate && (await sameBytes(targetPath(options, role), buffer));
   return { buffer, buildDate, sameAsInstalled };
 }
 
@@ -194,40 +194,43 @@ async function verifySha256(candidate: Candidate, body: Buffer, limits: UpdateLi
   if (answer.status !== "ok") throw new RefusedError("refused: the SHA-256 could not be fetched");
   const expected = /^[0-9a-f]{64}/i.exec(answer.body.toString("utf8").trim())?.[0]?.toLowerCase();
   if (!expected) throw new RefusedError("refused: the published SHA-256 is not a SHA-256");
-  const actual = sha256(body);
+  const actual = await sha256(body);
   if (actual !== expected) throw new RefusedError(`refused: SHA-256 ${actual} is not the published ${expected}`);
 }
 
-function installedBuildDate(file: string): string | null {
+// The file work below is asynchronous: `serve --update-every` runs this beside the requests, and
+// a 60 MB file read, written or flushed at once would hold them all back (docs/data.md "Updates").
+
+async function installedBuildDate(file: string): Promise<string | null> {
   try {
-    return new Reader<Response>(readFileSync(file)).metadata.buildEpoch.toISOString();
+    return new Reader<Response>(await readFile(file)).metadata.buildEpoch.toISOString();
   } catch {
     return null;
   }
 }
 
-function sameBytes(file: string, buffer: Buffer): boolean {
+async function sameBytes(file: string, buffer: Buffer): Promise<boolean> {
   try {
-    return readFileSync(file).equals(buffer);
+    return (await readFile(file)).equals(buffer);
   } catch {
     return false;
   }
 }
 
 /** Written and flushed beside the target, then renamed over it: readers see the old file or the new one. */
-function putInPlace(file: string, buffer: Buffer): void {
-  mkdirSync(dirname(file), { recursive: true });
+async function putInPlace(file: string, buffer: Buffer): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.download`;
   try {
-    const fd = openSync(temporary, "w");
+    const handle = await open(temporary, "w");
     try {
-      writeSync(fd, buffer);
-      fsyncSync(fd);
+      await handle.writeFile(buffer);
+      await handle.sync();
     } finally {
-      closeSync(fd);
+      await handle.close();
     }
-    renameSync(temporary, file);
+    await rename(temporary, file);
   } finally {
-    if (existsSync(temporary)) rmSync(temporary, { force: true });
+    await rm(temporary, { force: true });
   }
 }
