@@ -67,7 +67,7 @@ export async function untarMmdb(body: Buffer, maxBytes: number): Promise<Buffer>
         await slice.pause();
       }
       if (!aborted) parser.end();
-    })();
+    })().catch((error: Error) => reject(new UnpackError(`corrupt tar.gz: ${error.message}`)));
   });
 }
 
