@@ -4,6 +4,8 @@
  * limit and a stall limit, and a refusal of answers that are pages rather than files (a captive
  * portal or an error page served with 200).
  */
+import { ArrivingBytes } from "./arriving-bytes.js";
+
 export interface DownloadOptions {
   authorization?: string;
   etag?: string | null;
@@ -69,17 +71,15 @@ export async function download(url: string, options: DownloadOptions): Promise<D
       await response.body?.cancel();
       throw new DownloadError(`file of ${total} bytes is over the limit of ${options.maxBytes}`);
     }
-    const chunks: Buffer[] = [];
-    let received = 0;
+    const body = new ArrivingBytes(total);
     for await (const chunk of (response.body ?? []) as unknown as AsyncIterable<Uint8Array>) {
       armStall();
-      received += chunk.byteLength;
-      if (received > options.maxBytes) throw new DownloadError(`file is over the limit of ${options.maxBytes} bytes`);
-      chunks.push(Buffer.from(chunk));
-      options.onProgress?.(received, total);
+      if (body.length + chunk.byteLength > options.maxBytes) throw new DownloadError(`file is over the limit of ${options.maxBytes} bytes`);
+      body.push(chunk);
+      options.onProgress?.(body.length, total);
     }
-    if (total !== null && received !== total) throw new DownloadError(`truncated: got ${received} of ${total} bytes`);
-    return { status: "ok", body: Buffer.concat(chunks), etag: response.headers.get("etag"), lastModified: response.headers.get("last-modified") };
+    if (total !== null && body.length !== total) throw new DownloadError(`truncated: got ${body.length} of ${total} bytes`);
+    return { status: "ok", body: body.bytes(), etag: response.headers.get("etag"), lastModified: response.headers.get("last-modified") };
   } catch (error) {
     if (controller.signal.aborted) throw new DownloadError(`download aborted: ${why}`);
     if (error instanceof DownloadError) throw error;

@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { createHash } from "node:crypto";
 import { Parser, type ReadEntry } from "tar";
 import { TimeSlice } from "../../time-slice.js";
+import { ArrivingBytes } from "./arriving-bytes.js";
 
 const gunzipAsync = promisify(gunzip);
 
@@ -43,9 +44,9 @@ export async function untarMmdb(body: Buffer, maxBytes: number): Promise<Buffer>
           entry.resume();
           return;
         }
-        const chunks: Buffer[] = [];
-        entry.on("data", (chunk: Buffer) => chunks.push(chunk));
-        entry.on("end", () => found.push(Buffer.concat(chunks)));
+        const member = new ArrivingBytes(entry.size);
+        entry.on("data", (chunk: Buffer) => member.push(chunk));
+        entry.on("end", () => found.push(member.bytes()));
       },
     });
     // a broken gzip stream aborts the parser: it errors and never ends
