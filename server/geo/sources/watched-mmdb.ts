@@ -16,8 +16,8 @@ import type { RecordCache } from "./record-cache.js";
 
 interface Loaded<T extends object, V extends object> {
   reader: Reader<Response>;
-  /** the fast walk from address bytes; null for record sizes it does not read */
-  tree: MmdbTree | null;
+  /** the walk from address bytes (every record size mmdb-lib opens) */
+  tree: MmdbTree;
   cache: RecordCache<T, V>;
 }
 
@@ -61,11 +61,7 @@ export class WatchedMmdb<T extends object, V extends object> {
   lookup(parsed: ParsedIp): V | null {
     const current = this.current;
     if (!current) throw new Error(`${this.role} database ${this.path} is not loaded`);
-    const record = (
-      current.tree
-        ? current.tree.lookup(parsed.lookupVersion === 4 ? (parsed.lookup as { octets: number[] }).octets : parsed.lookup.toByteArray())
-        : current.reader.get(parsed.lookupIp)
-    ) as T | null;
+    const record = current.tree.lookup(parsed.lookupVersion === 4 ? (parsed.lookup as { octets: number[] }).octets : parsed.lookup.toByteArray()) as T | null;
     return record ? current.cache.of(record) : null;
   }
 
@@ -131,7 +127,7 @@ export class WatchedMmdb<T extends object, V extends object> {
   }
 
   private swapIn(buffer: Buffer, reader: Reader<Response>, cache: RecordCache<T, V>, verb: string): void {
-    this.current = { reader, tree: treeOf(reader, buffer), cache };
+    this.current = { reader, tree: new MmdbTree(reader, buffer), cache };
     this.log.info(`geo: ${verb} ${this.role} database ${this.path} (${reader.metadata.databaseType}, built ${this.buildDate()})`);
   }
 
@@ -142,13 +138,5 @@ export class WatchedMmdb<T extends object, V extends object> {
         ? "the bundled data answers until a good file is in place"
         : "lookups fail until a good file is in place";
     this.log.error(`geo: refused ${this.role} database ${this.path}: ${error.message}; ${keeping}`);
-  }
-}
-
-function treeOf(reader: Reader<Response>, buffer: Buffer): MmdbTree | null {
-  try {
-    return new MmdbTree(reader, buffer);
-  } catch {
-    return null; // a record size MmdbTree does not read: mmdb-lib's own walk
   }
 }
