@@ -38,15 +38,29 @@ export class MmdbTree {
     this.internals = reader as unknown as ReaderInternals;
     // IPv6 trees (MaxMind's files) hold IPv4 under ::/96; the table starts there.
     const ipv4Start = ipVersion === 4 ? 0 : this.internals.ipv4StartNodeNumber;
-    if (ipv4Start < nodeCount) {
-      const table = new Uint32Array(65536);
-      for (let prefix = 0; prefix < 65536; prefix++) {
-        let node = ipv4Start;
-        for (let depth = 0; depth < 16 && node < nodeCount; depth++) node = this.child(node * nodeByteSize, (prefix >> (15 - depth)) & 1);
-        table[prefix] = node;
+    if (ipv4Start < nodeCount) this.afterFirst16 = this.levelOf(ipv4Start, 16);
+  }
+
+  /**
+   * The record reached from `start` after each of the 2^depth bit paths of `depth` bits, one
+   * level at a time: a node's two children are read once for all the prefixes below it (131,070
+   * reads for 16 levels instead of 16 for each of 65,536 prefixes: 1.3-2 ms instead of ~8 on a
+   * City file, which a reload pays on the event loop when it swaps the file in). A record that ends the walk early (data or
+   * nothing) stands for every prefix below it.
+   */
+  private levelOf(start: number, depth: number): Uint32Array {
+    let level = Uint32Array.of(start);
+    for (let d = 0; d < depth; d++) {
+      const next = new Uint32Array(level.length * 2);
+      for (let i = 0; i < level.length; i++) {
+        const node = level[i]!;
+        const offset = node * this.nodeByteSize;
+        next[2 * i] = node < this.nodeCount ? this.child(offset, 0) : node;
+        next[2 * i + 1] = node < this.nodeCount ? this.child(offset, 1) : node;
       }
-      this.afterFirst16 = table;
+      level = next;
     }
+    return level;
   }
 
   /** The record for 4 or 16 address bytes, or null. */
