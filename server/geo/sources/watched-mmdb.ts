@@ -9,9 +9,9 @@ import { readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Reader, Response } from "maxmind";
 import type { ParsedIp } from "../../../lib/ip/index.js";
-import { openCheckedMmdb, openCheckedMmdbInSlices, type MmdbRole } from "./mmdb-check.js";
+import { openCheckedMmdb, openCheckedMmdbInSlices, type CheckedMmdb, type MmdbRole } from "./mmdb-check.js";
 import type { GeoLogger } from "../logger.js";
-import { MmdbTree } from "./mmdb-tree.js";
+import type { MmdbTree } from "./mmdb-tree.js";
 import type { RecordCache } from "./record-cache.js";
 
 interface Loaded<T extends object, V extends object> {
@@ -105,7 +105,7 @@ export class WatchedMmdb<T extends object, V extends object> {
     try {
       const buffer = readFileSync(this.path);
       const cache = this.newCache();
-      this.swapIn(buffer, openCheckedMmdb(buffer, this.role, cache), cache, verb);
+      this.swapIn(openCheckedMmdb(buffer, this.role, cache), cache, verb);
     } catch (error) {
       this.refuse(error as Error);
     }
@@ -119,15 +119,15 @@ export class WatchedMmdb<T extends object, V extends object> {
     try {
       const buffer = await readFile(this.path);
       const cache = this.newCache();
-      const reader = await openCheckedMmdbInSlices(buffer, this.role, cache);
-      if (this.timer !== null) this.swapIn(buffer, reader, cache, "reloaded");
+      const checked = await openCheckedMmdbInSlices(buffer, this.role, cache);
+      if (this.timer !== null) this.swapIn(checked, cache, "reloaded");
     } catch (error) {
       this.refuse(error as Error);
     }
   }
 
-  private swapIn(buffer: Buffer, reader: Reader<Response>, cache: RecordCache<T, V>, verb: string): void {
-    this.current = { reader, tree: new MmdbTree(reader, buffer), cache };
+  private swapIn({ reader, tree }: CheckedMmdb, cache: RecordCache<T, V>, verb: string): void {
+    this.current = { reader, tree, cache };
     this.log.info(`geo: ${verb} ${this.role} database ${this.path} (${reader.metadata.databaseType}, built ${this.buildDate()})`);
   }
 

@@ -165,7 +165,7 @@ async function accept(role: MmdbRole, candidate: Candidate, body: Buffer, instal
   const buffer = candidate.format === "gzip" ? await gunzipMmdb(body, limits.maxUnpackedBytes) : await untarMmdb(body, limits.maxUnpackedBytes);
   let reader: Reader<Response>;
   try {
-    reader = await openCheckedMmdbInSlices(buffer, role);
+    ({ reader } = await openCheckedMmdbInSlices(buffer, role));
   } catch (error) {
     throw new RefusedError(`refused: ${(error as Error).message}`);
   }
