@@ -43,16 +43,17 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
   const log = options.logger ?? console;
   const reloadIntervalMs = options.reloadIntervalMs ?? 1000;
 
+  // The bundled city files are read on the thread pool while the bundled index opens here.
+  const bundledCity = options.cityDb ? null : openOrUnavailable(() => BundledCity.open(), ["city"], log);
+  // The bundled index is needed for ASN without IPATLAS_ASN_DB, and for the registered country
+  // unless the MaxMind City file carries it.
+  const openIndex = () => openOrUnavailable(() => new BundledAsn(loadBundledIndex(options.dataDir, log)), ["asn", "registered-country"], log);
+  const indexOpening = options.asnDb ? null : openIndex();
   // Without a configured file, the updater's file in the data dir answers once there is one.
   const city: CitySource = options.cityDb
     ? new MaxMindCity(options.cityDb, log, reloadIntervalMs)
-    : new UpdatedOrBundledCity(downloadedPath(options.dataDir, "city"), openOrUnavailable(() => new BundledCity(), ["city"], log), log, reloadIntervalMs);
-  // The bundled index is needed for ASN without IPATLAS_ASN_DB, and for the registered country
-  // unless the MaxMind City file carries it.
-  const bundled =
-    !options.asnDb || !city.hasRegisteredCountry
-      ? openOrUnavailable(() => new BundledAsn(loadBundledIndex(options.dataDir, log)), ["asn", "registered-country"], log)
-      : null;
+    : new UpdatedOrBundledCity(downloadedPath(options.dataDir, "city"), await bundledCity!, log, reloadIntervalMs);
+  const bundled = (await indexOpening) ?? (city.hasRegisteredCountry ? null : await openIndex());
   const asn: AsnSource = options.asnDb
     ? new MaxMindAsn(options.asnDb, log, reloadIntervalMs)
     : new UpdatedOrBundledAsn(downloadedPath(options.dataDir, "asn"), bundled!, log, reloadIntervalMs);
@@ -147,10 +148,14 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
   return { convert, toJson, writeJson, databases, warmUp, close };
 }
 
-/** Opens a bundled source; if its files are missing or unreadable, logs why and fails its lookups. */
-function openOrUnavailable<T>(open: () => T, names: string[], log: GeoLogger): T | UnavailableSource {
+/**
+ * Opens a bundled source; if its files are missing or unreadable, logs why and fails its lookups.
+ * What `open` does before its first wait runs at once: the bundled index is built while the city
+ * files are read.
+ */
+async function openOrUnavailable<T>(open: () => T | Promise<T>, names: string[], log: GeoLogger): Promise<T | UnavailableSource> {
   try {
-    return open();
+    return await open();
   } catch (error) {
     const reason = (error as Error).message;
     log.error(`geo: bundled ${names.join(" and ")} data could not be opened (${reason}); those lookups fail`);

