@@ -43,16 +43,16 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
   const log = options.logger ?? console;
   const reloadIntervalMs = options.reloadIntervalMs ?? 1000;
 
-  // The bundled city files are read on the thread pool while the bundled index opens here.
-  const bundledCity = options.cityDb ? null : openOrUnavailable(() => BundledCity.open(), ["city"], log);
+  // Without a configured file, the updater's file in the data dir answers once there is one, and
+  // the bundled city data until then, its files read on the thread pool while the index opens.
+  const cityOpening: CitySource | Promise<CitySource> = options.cityDb
+    ? new MaxMindCity(options.cityDb, log, reloadIntervalMs)
+    : UpdatedOrBundledCity.open(downloadedPath(options.dataDir, "city"), () => openOrUnavailable(() => BundledCity.open(), ["city"], log), log, reloadIntervalMs);
   // The bundled index is needed for ASN without IPATLAS_ASN_DB, and for the registered country
   // unless the MaxMind City file carries it.
   const openIndex = () => openOrUnavailable(() => new BundledAsn(loadBundledIndex(options.dataDir, log)), ["asn", "registered-country"], log);
   const indexOpening = options.asnDb ? null : openIndex();
-  // Without a configured file, the updater's file in the data dir answers once there is one.
-  const city: CitySource = options.cityDb
-    ? new MaxMindCity(options.cityDb, log, reloadIntervalMs)
-    : new UpdatedOrBundledCity(downloadedPath(options.dataDir, "city"), await bundledCity!, log, reloadIntervalMs);
+  const city = await cityOpening;
   const bundled = (await indexOpening) ?? (city.hasRegisteredCountry ? null : await openIndex());
   const asn: AsnSource = options.asnDb
     ? new MaxMindAsn(options.asnDb, log, reloadIntervalMs)
