@@ -3,9 +3,10 @@
  * the pool's threads read several at a time (and fault in the fresh memory they land in). On the
  * virtual machines this project is measured on, memory touched for the first time costs 5-15 µs a
  * page: the bundled city files (134 MB) took 490-540 ms read one after the other with
- * `readFileSync`, 280-320 ms like this (docs/performance.md "2026-11-29, night"). For a start,
- * not for a reload while serving: there the threads faulting in pages at once took the cores from
- * the requests (gaps of 22-59 ms against 7-19 with `fs/promises` `readFile`, watched-mmdb.ts).
+ * `readFileSync`, 280-320 ms like this (docs/performance.md "2026-11-29, late evening"). For a
+ * start, not for a reload while serving: there the threads faulting in pages at once took the
+ * cores from the requests (gaps of 22-59 ms against 7-19 with `fs/promises` `readFile`,
+ * watched-mmdb.ts).
  */
 import { open } from "node:fs/promises";
 

@@ -29,9 +29,9 @@ export class UpdatedOrBundledCity implements CitySource {
   /**
    * The file at `path` when it loads now, else the bundled data (`openBundled`). Once a file has
    * loaded it serves for good (one removed or refused later leaves the loaded data serving), so a
-   * server started with a downloaded file neither reads nor holds the bundled files (134 MB of
-   * memory, ~0.3 s of its start). The file is loaded before this returns its promise; the
-   * bundled data, when needed, after (BundledCity.open reads on the thread pool).
+   * server started with a downloaded file neither reads nor holds the bundled files (130 MB of
+   * memory and 0.5-0.8 s of its start here). The file is loaded before this returns its promise;
+   * the bundled data, when needed, after (BundledCity.open reads on the thread pool).
    */
   static async open(path: string, openBundled: () => Promise<CitySource>, log: GeoLogger, reloadIntervalMs: number): Promise<UpdatedOrBundledCity> {
     // the same record cache as a configured MaxMind file: stable objects per record, few decodes
