@@ -146,15 +146,19 @@ describe("<ipatlas-widget> in Chromium", () => {
           `<script async src="${api.url}/widget.js" data-key="${publicKey}"></script>`,
       ),
     );
-    // Hold the answer back a little so the loading state can be measured.
+    // The answer is held back until the loading state has been seen (a fixed second was not always
+    // enough for the page to open on a busy machine).
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
     const { page, context, lookups, warnings } = await open(url, (ctx) =>
       ctx.route(`${api.url}/convert*`, async (route) => {
-        await new Promise((r) => setTimeout(r, 1000));
+        await released;
         await route.continue();
       }),
     );
     const first = page.locator("ipatlas-widget").first();
     await expect.poll(() => first.locator('[part="box"]').getAttribute("data-status")).toBe("loading");
+    release();
 
     await waitForEvents(page, 2);
     const { events, violations } = await recorded(page);
