@@ -37,6 +37,8 @@ export class WatchedMmdb<T extends object, V extends object> {
     private readonly optional: boolean,
     /** a record cache for each file loaded: offsets mean nothing in the next file */
     private readonly newCache: () => RecordCache<T, V>,
+    /** called each time a good file has been swapped in */
+    private readonly onLoaded?: () => void,
   ) {}
 
   /** true once a good file serves */
@@ -129,6 +131,7 @@ export class WatchedMmdb<T extends object, V extends object> {
   private swapIn({ reader, tree }: CheckedMmdb, cache: RecordCache<T, V>, verb: string): void {
     this.current = { reader, tree, cache };
     this.log.info(`geo: ${verb} ${this.role} database ${this.path} (${reader.metadata.databaseType}, built ${this.buildDate()})`);
+    this.onLoaded?.();
   }
 
   private refuse(error: Error): void {

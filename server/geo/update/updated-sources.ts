@@ -19,25 +19,34 @@ function kindOf(databaseType: string | null): string {
 export class UpdatedOrBundledCity implements CitySource {
   /** DB-IP's records carry no registered country: the engine takes it from the record when there, else bundled */
   readonly hasRegisteredCountry = false;
+  private readonly file: WatchedMmdb<MaxMindCityRecord, Located>;
+  /**
+   * The bundled data, while no file has loaded. Once one has, it serves for good (a file removed
+   * or refused later leaves the loaded data serving), so the bundled data is let go: a server
+   * started without a downloaded file gives its 130 MB back once its first update is in place.
+   */
+  private bundled: CitySource | null = null;
 
-  private constructor(
-    private readonly file: WatchedMmdb<MaxMindCityRecord, Located>,
-    /** null when the file loaded at start: then it is never needed (below) */
-    private readonly bundled: CitySource | null,
-  ) {}
+  private constructor(path: string, log: GeoLogger) {
+    // the same record cache as a configured MaxMind file: stable objects per record, few decodes
+    this.file = new WatchedMmdb(path, "city", log, true, maxMindCityCache, () => this.letBundledGo());
+  }
 
   /**
-   * The file at `path` when it loads now, else the bundled data (`openBundled`). Once a file has
-   * loaded it serves for good (one removed or refused later leaves the loaded data serving), so a
-   * server started with a downloaded file neither reads nor holds the bundled files (130 MB of
-   * memory and 0.5-0.8 s of its start here). The file is loaded before this returns its promise;
-   * the bundled data, when needed, after (BundledCity.open reads on the thread pool).
+   * The file at `path` when it loads now, else the bundled data (`openBundled`) until one does. A
+   * server started with a downloaded file neither reads nor holds the bundled files (0.5-0.8 s of
+   * its start here). The file is loaded before this returns its promise; the bundled data, when
+   * needed, after (BundledCity.open reads on the thread pool).
    */
   static async open(path: string, openBundled: () => Promise<CitySource>, log: GeoLogger, reloadIntervalMs: number): Promise<UpdatedOrBundledCity> {
-    // the same record cache as a configured MaxMind file: stable objects per record, few decodes
-    const file = new WatchedMmdb(path, "city", log, true, maxMindCityCache);
-    file.start(reloadIntervalMs);
-    return new UpdatedOrBundledCity(file, file.loaded ? null : await openBundled());
+    const city = new UpdatedOrBundledCity(path, log);
+    city.file.start(reloadIntervalMs);
+    if (!city.file.loaded) {
+      const bundled = await openBundled();
+      // a file may have loaded while the bundled data was read
+      if (!city.file.loaded) city.bundled = bundled;
+    }
+    return city;
   }
 
   lookup(parsed: ParsedIp): Located | null {
@@ -55,7 +64,12 @@ export class UpdatedOrBundledCity implements CitySource {
 
   close(): void {
     this.file.close();
+    this.letBundledGo();
+  }
+
+  private letBundledGo(): void {
     this.bundled?.close();
+    this.bundled = null;
   }
 }
 
