@@ -2,11 +2,12 @@
  * The writer thread (./writer.ts): owns a second connection to the SQLite file, already migrated
  * by the main thread, and runs the dialect's write statements on it.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { workerData } from "node:worker_threads";
 import { byTable, type DimensionTable, type GroupBatch, type GroupToWrite, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 import { CHECKPOINT_EVERY_MS, connectSqlite } from "./dialect.js";
-import { unpackGroup, type WriterOptions, type WriterReply, type WriterRequest } from "./writer.js";
+import { answerRequests } from "./thread-channel.js";
+import { unpackGroup, type WriterOptions, type WriterRequest } from "./writer.js";
 
 const dialect = connectSqlite(workerData as WriterOptions & { writerWanted: Int32Array });
 dialect.prepare();
@@ -62,28 +63,19 @@ async function resume({ piece, ...quota }: ResumedPiece): Promise<WriteResult | 
   return (await write({ batches: [batch], rows: stopped.rows }))[0]!;
 }
 
-parentPort!.on("message", async (message: WriterRequest) => {
-  let reply: WriterReply;
-  try {
-    if (message.kind === "close") {
-      clearInterval(checkpoints);
-      await dialect.close();
-      parentPort!.postMessage({ id: message.id, result: null } satisfies WriterReply);
-      return;
-    }
-    const result =
-      message.kind === "write"
-        ? await write(unpackGroup(message.group))
-        : message.kind === "resume"
-          ? await resume(message.batch)
-          : message.kind === "dimensions"
-            ? await dialect.saveDimensions(savedParts(message.dims))
-            : message.kind === "abort"
-              ? await abort(message.bulk)
-              : await dialect.touchKeys(message.uses);
-    reply = { id: message.id, result };
-  } catch (error) {
-    reply = { id: message.id, error: error instanceof Error ? error.message : String(error) };
-  }
-  parentPort!.postMessage(reply);
-});
+answerRequests<WriterRequest>(
+  async (message) =>
+    message.kind === "write"
+      ? write(unpackGroup(message.group))
+      : message.kind === "resume"
+        ? resume(message.batch)
+        : message.kind === "dimensions"
+          ? dialect.saveDimensions(savedParts(message.dims))
+          : message.kind === "abort"
+            ? abort(message.bulk)
+            : dialect.touchKeys(message.uses),
+  async () => {
+    clearInterval(checkpoints);
+    await dialect.close();
+  },
+);

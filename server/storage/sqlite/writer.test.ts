@@ -84,7 +84,7 @@ describe("the writer thread", () => {
       const before = rows();
       expect(await commit(before)).toEqual({ accepted: true, used: 150 });
       expect((await storage.getConversion(project.id, before[149]!.uniqueId))?.id).toBe(150);
-      await storage.dialect["writer"]!["worker"].terminate();
+      await storage.dialect["writer"]!["thread"]["worker"].terminate();
       const after = rows();
       expect(await commit(after)).toEqual({ accepted: true, used: 300 });
       expect((await storage.getConversion(project.id, after[0]!.uniqueId))?.id).toBe(151);
@@ -136,7 +136,7 @@ describe("the writer thread", () => {
       // the thread's timer copies them into the database file
       await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_EVERY_MS * 2.5));
       expect(fileSize()).toBeGreaterThan(before);
-      await storage.dialect["writer"]!["worker"].terminate();
+      await storage.dialect["writer"]!["thread"]["worker"].terminate();
       await commit();
       expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
     } finally {

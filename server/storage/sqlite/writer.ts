@@ -8,10 +8,10 @@
  * ip keys and its ids' bytes in one Uint8Array each (all three transferred, not copied), its other
  * strings as two arrays.
  */
-import { Worker } from "node:worker_threads";
 import { byTable, NUMBER_COLUMNS, type DimensionTable, type GroupBatch, type GroupToWrite, type NumberColumnName, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 import { UUID_BYTES, writeUuidBytes } from "./dialect.js";
+import { ThreadChannel } from "./thread-channel.js";
 
 /** one ip key slot: its length (0: none), then up to 17 bytes */
 const KEY_SLOT = 18;
@@ -70,18 +70,12 @@ export function unpackGroup(packed: PackedGroup): GroupToWrite {
   return { batches: packed.batches, rows };
 }
 
-type Request =
+export type WriterRequest =
   | { kind: "write"; group: PackedGroup }
   | { kind: "dimensions"; dims: Record<DimensionTable, Array<Pick<Dimension, "hash" | "json">>> }
   | { kind: "touch"; uses: Array<{ keyId: string; at: number }> }
   | { kind: "resume"; batch: ResumedPiece }
-  | { kind: "abort"; bulk: number }
-  | { kind: "close" };
-
-/** numbered, so a reply finds its caller */
-export type WriterRequest = Request & { id: number };
-
-export type WriterReply = { id: number; result: unknown } | { id: number; error: string };
+  | { kind: "abort"; bulk: number };
 
 export interface WriterOptions {
   dataDir: string;
@@ -99,95 +93,45 @@ export class SqliteWriter {
    * bulk in it commits what it has and lets that request go first (SqliteOptions.writerWanted).
    */
   readonly wanted = new Int32Array(new SharedArrayBuffer(4));
-  private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  private nextId = 1;
-  /** whether anything was asked of the thread: an unused one is ended without a goodbye */
-  private used = false;
-  private failure: Error | null = null;
-  private readonly exited: Promise<void>;
+  private readonly thread: ThreadChannel<WriterRequest>;
 
   constructor(options: WriterOptions) {
-    // The thread runs TypeScript like the rest of the server: tsx is registered there first.
-    const bootstrap = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
-      .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("./writer-thread.ts", import.meta.url).href)}); })
-      .catch((error) => { console.error(error); process.exit(1); });`;
-    this.worker = new Worker(bootstrap, { eval: true, workerData: { ...options, writerWanted: this.wanted } });
-    // An idle writer must not keep a process alive; a busy one does (see request).
-    this.worker.unref();
-    this.worker.on("message", (reply: WriterReply) => this.settle(reply));
-    this.worker.on("error", (error) => this.fail(error));
-    this.exited = new Promise((resolve) => this.worker.once("exit", () => {
-      this.fail(new Error("The SQLite writer thread stopped"));
-      resolve();
-    }));
+    this.thread = new ThreadChannel(new URL("./writer-thread.ts", import.meta.url), { ...options, writerWanted: this.wanted }, "writer");
   }
 
   /** whether the thread failed or ended */
   get stopped(): boolean {
-    return this.failure !== null;
+    return this.thread.stopped;
   }
 
   /** `sent`: called once the group is posted to the thread */
   writeConversions(group: GroupToWrite, sent?: () => void): Promise<WriteResult[]> {
     const packed = packGroup(group);
-    const reply = this.request({ kind: "write", group: packed }, transferList(packed));
+    const reply = this.thread.request({ kind: "write", group: packed }, transferList(packed));
     sent?.();
     return reply as Promise<WriteResult[]>;
   }
 
   /** the next piece of a bulk whose rows the thread kept; null when it has none (writer-thread.ts) */
   resumeBulk(batch: ResumedPiece): Promise<WriteResult | null> {
-    return this.request({ kind: "resume", batch }) as Promise<WriteResult | null>;
+    return this.thread.request({ kind: "resume", batch }) as Promise<WriteResult | null>;
   }
 
   abortBulk(bulk: number): Promise<void> {
-    return this.request({ kind: "abort", bulk }) as Promise<void>;
+    return this.thread.request({ kind: "abort", bulk }) as Promise<void>;
   }
 
   saveDimensions(dims: Record<DimensionTable, Dimension[]>): Promise<Record<DimensionTable, number[]>> {
     const parts = byTable((table) => dims[table].map(({ hash, json }) => ({ hash, json })));
-    return this.request({ kind: "dimensions", dims: parts }) as Promise<Record<DimensionTable, number[]>>;
+    return this.thread.request({ kind: "dimensions", dims: parts }) as Promise<Record<DimensionTable, number[]>>;
   }
 
   touchKeys(uses: Array<{ keyId: string; at: number }>): Promise<void> {
-    return this.request({ kind: "touch", uses }) as Promise<void>;
+    return this.thread.request({ kind: "touch", uses }) as Promise<void>;
   }
 
-  /**
-   * Closes the thread's connection (every write was answered by then: the core drained its queue
-   * first), then ends the thread. One never used (a CLI command) is ended at once, even mid-start.
-   */
-  async close(): Promise<void> {
-    if (this.used && !this.failure) await this.request({ kind: "close" }).catch(() => {});
-    this.worker.ref();
-    await this.worker.terminate();
-    await this.exited;
-  }
-
-  private request(message: Request, transfer: ArrayBuffer[] = []): Promise<unknown> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    this.used = true;
-    return new Promise((resolve, reject) => {
-      if (!this.pending.size) this.worker.ref();
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...message, id }, transfer);
-    });
-  }
-
-  private settle(reply: WriterReply): void {
-    const waiting = this.pending.get(reply.id);
-    if (!waiting) return;
-    this.pending.delete(reply.id);
-    if (!this.pending.size) this.worker.unref();
-    if ("error" in reply) waiting.reject(new Error(reply.error));
-    else waiting.resolve(reply.result);
-  }
-
-  private fail(error: Error): void {
-    this.failure ??= error;
-    for (const waiting of this.pending.values()) waiting.reject(error);
-    this.pending.clear();
+  /** Every write was answered by then: the core drained its queue first. */
+  close(): Promise<void> {
+    return this.thread.close();
   }
 }
