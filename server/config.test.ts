@@ -16,6 +16,7 @@ describe("loadConfig", () => {
       dbPool: 10,
       dbSchema: null,
       sqliteWriterThread: true,
+      sqliteReaderThread: true,
       logLevel: "info",
       benchRoutes: false,
     });
@@ -32,6 +33,7 @@ describe("loadConfig", () => {
     expect(config.publicUrl).toBe("https://geo.example.com");
     expect(loadConfig({ IPATLAS_DB_POOL: "4", IPATLAS_DB_SCHEMA: "tenant_a" })).toMatchObject({ dbPool: 4, dbSchema: "tenant_a" });
     expect(loadConfig({ IPATLAS_SQLITE_WRITER_THREAD: "0" }).sqliteWriterThread).toBe(false);
+    expect(loadConfig({ IPATLAS_SQLITE_READER_THREAD: "0" }).sqliteReaderThread).toBe(false);
   });
 
   it("refuses values that are not what they claim to be", () => {

@@ -30,6 +30,8 @@ export interface Config {
   dbSchema: string | null;
   /** SQLite: conversions written on a thread of their own, off the event loop (IPATLAS_SQLITE_WRITER_THREAD=0 turns it off) */
   sqliteWriterThread: boolean;
+  /** SQLite: the list's counts and pages read on a thread of their own, off the event loop (IPATLAS_SQLITE_READER_THREAD=0 turns it off) */
+  sqliteReaderThread: boolean;
   logLevel: LogLevel;
   /** IPATLAS_LOG_FORMAT; null = pretty on a terminal, JSON otherwise */
   logFormat: LogFormat | null;
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: ConfigFl
     dbPool: integer("IPATLAS_DB_POOL", env.IPATLAS_DB_POOL, 10, 1, 1000),
     dbSchema: text(env.IPATLAS_DB_SCHEMA),
     sqliteWriterThread: env.IPATLAS_SQLITE_WRITER_THREAD !== "0",
+    sqliteReaderThread: env.IPATLAS_SQLITE_READER_THREAD !== "0",
     logLevel,
     logFormat: logFormat ?? null,
     accessLog: env.IPATLAS_ACCESS_LOG !== "0",

@@ -30,6 +30,7 @@ export async function openStorage(config: Config, writeTurn?: WriteTurn): Promis
     poolSize: config.dbPool,
     schema: config.dbSchema ?? undefined,
     sqliteWriterThread: config.sqliteWriterThread,
+    sqliteReaderThread: config.sqliteReaderThread,
     writeTurn,
   };
   if (!options.databaseUrl) await privateSqliteFile(config.dataDir);

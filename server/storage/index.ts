@@ -24,6 +24,8 @@ export interface StorageOptions {
   schema?: string;
   /** SQLite: write conversions on a thread of their own, off the event loop */
   sqliteWriterThread?: boolean;
+  /** SQLite: read the list's counts and pages on a thread of their own, off the event loop */
+  sqliteReaderThread?: boolean;
   /** taken around every group commit when several processes write one SQLite file (`serve --workers`) */
   writeTurn?: WriteTurn;
 }
@@ -51,5 +53,5 @@ async function connect(options: StorageOptions): Promise<Dialect> {
     return openPostgresDialect({ url: options.databaseUrl, poolSize: options.poolSize, schema: options.schema });
   }
   const { connectSqlite } = await import("./sqlite/dialect.js");
-  return connectSqlite({ dataDir: options.dataDir, writerThread: options.sqliteWriterThread });
+  return connectSqlite({ dataDir: options.dataDir, writerThread: options.sqliteWriterThread, readerThread: options.sqliteReaderThread });
 }

@@ -15,6 +15,7 @@ import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
 import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, type ProjectRow, type WebsiteRow } from "../rows.js";
 import { IP_KEY_BLOCK_BITS, SQLITE_MIGRATIONS } from "./migrations.js";
+import { SqliteReader } from "./reader.js";
 import { SqliteWriter } from "./writer.js";
 import type { TimeSlice } from "../../time-slice.js";
 
@@ -28,6 +29,8 @@ export interface SqliteOptions {
   synchronous?: "FULL" | "NORMAL";
   /** write conversions (and key use times) on a thread of their own (./writer.ts), off the event loop */
   writerThread?: boolean;
+  /** read the list's counts and pages on a thread of their own (./reader.ts), off the event loop */
+  readerThread?: boolean;
   /**
    * false: this connection never checkpoints the WAL itself; the writer thread does, on a timer.
    * Default true (SQLite's own: the commit that crosses 1000 pages of WAL checkpoints).
@@ -233,6 +236,8 @@ export class SqliteDialect implements Dialect {
 
   /** the write connection's thread, once migrated, when asked for */
   private writer: SqliteWriter | null = null;
+  /** the list's thread, from the first list on, when asked for */
+  private reader: SqliteReader | null = null;
 
   constructor(
     readonly db: Database.Database,
@@ -289,7 +294,15 @@ export class SqliteDialect implements Dialect {
   }
   private checkpointsBack = false;
 
+  /** The reader thread, started now if asked for and not yet running; null when it stopped (lists then read here). */
+  private liveReader(): SqliteReader | null {
+    if (!this.options.readerThread) return null;
+    this.reader ??= new SqliteReader({ dataDir: this.options.dataDir });
+    return this.reader.stopped ? null : this.reader;
+  }
+
   async close(): Promise<void> {
+    await this.reader?.close();
     await this.writer?.close();
     if (this.db.open) this.db.close();
     liveOwners.delete(this.owner);
@@ -584,17 +597,28 @@ export class SqliteDialect implements Dialect {
   async countConversions(project: number, plan: IpSearchPlan | null): Promise<{ projectRows: number; matches: number }> {
     const projectRows = this.stmt.projectRows.get(project) as number;
     if (!plan) return { projectRows, matches: projectRows };
+    const reader = this.liveReader();
+    return { projectRows, matches: reader ? await reader.count(project, plan) : this.countMatches(project, plan) };
+  }
+
+  /** the project's rows that the plan matches, counted on this connection (on the reader thread when there is one) */
+  countMatches(project: number, plan: IpSearchPlan): number {
     const hidden = this.hiddenFrom(project);
     const blocks = this.blockList(project);
     const scans = plan.scans.map((scan) => scanSql(scan, plan.text, hidden, blocks));
     const counts = scans.map((scan) => `(SELECT count(*) FROM ${scan.from} WHERE c.project = ? AND ${scan.where})`);
-    const matches = this.listStatement(`SELECT ${counts.join(" + ")}`)
+    return this.listStatement(`SELECT ${counts.join(" + ")}`)
       .pluck()
       .get(...scans.flatMap((scan) => [project, ...scan.params])) as number;
-    return { projectRows, matches };
   }
 
   async listPage(project: number, source: PageSource, limit: number, offset: number): Promise<ConversionRow[]> {
+    const reader = this.liveReader();
+    return reader ? reader.page(project, source, limit, offset) : this.readPage(project, source, limit, offset);
+  }
+
+  /** a page of the project's rows, read on this connection (on the reader thread when there is one) */
+  readPage(project: number, source: PageSource, limit: number, offset: number): ConversionRow[] {
     let ids: string;
     let params: unknown[];
     const hidden = this.hiddenFrom(project);

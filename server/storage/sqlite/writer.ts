@@ -2,7 +2,8 @@
  * The SQLite write connection on its own thread: conversions (quota reservation and rows, one
  * transaction per group) and new location and network rows are written by `writer-thread.ts`, so
  * the event loop goes on answering while a 5000-row group is inserted. The caller still waits
- * for the commit. Reads stay on the main thread's connection (WAL lets them run alongside).
+ * for the commit. Reads stay on the main thread's connection (WAL lets them run alongside), but
+ * for the list's scans (./reader.ts).
  *
  * What crosses the thread boundary is cheap to copy: a group's numbers in one Float64Array, its
  * ip keys and its ids' bytes in one Uint8Array each (all three transferred, not copied), its other
