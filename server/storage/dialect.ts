@@ -151,6 +151,8 @@ export interface Dialect {
   readonly kind: "sqlite" | "postgres";
   /** most rows one group commit carries (a bound on transaction length) */
   readonly groupRows: number;
+  /** lists read at once, the rest taking turns (./list-turns.ts): what reads them, short of what the writes need */
+  readonly listReaders: number;
   /**
    * Set: a batch of more rows is written as a bulk (`GroupBatch.piece`), which the dialect may
    * write in several transactions, stopping when another request waits for the one writer

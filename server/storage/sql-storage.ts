@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Plan } from "../../lib/schemas/api.js";
 import { byTable, DIMENSION_TABLES, emptyColumns, type BulkPiece, type ConversionGroup, type Dialect, type DimensionTable, type PageSource, type WriteResult } from "./dialect.js";
 import { GroupCommitQueue } from "./group-commit.js";
+import { ListTurns } from "./list-turns.js";
 import { ipSearchPlan } from "./ip-prefix.js";
 import { encodeConversions, STATUS_CODES, type Dimension, type EncodedRecord } from "./record-codec.js";
 import { TimeSlice } from "../time-slice.js";
@@ -90,6 +91,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
 
   private readonly writeTurn?: WriteTurn;
   private readonly partIdsMax: number;
+  private readonly listTurns: ListTurns;
 
   /** `dialect` migrated and ready (createStorage in ./index.ts) */
   constructor(
@@ -99,6 +101,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     this.kind = dialect.kind;
     this.writeTurn = options.writeTurn;
     this.partIdsMax = options.partIdsMax ?? 200_000;
+    this.listTurns = new ListTurns(dialect.listReaders);
     this.queue = new GroupCommitQueue((items, light) => this.writeGroup(items, light), {
       weigh: (item) => (item as PendingBatch).records.length,
       maxWeight: dialect.groupRows,
@@ -429,11 +432,16 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
    * Newest first. Unfiltered, the count is the sum of the quota counters (rows and counts commit
    * together). Filtered, two plans: walk the project's rows from the newest and skip non-matches
    * (cheap when matches are common), or take all matches from the ip indexes and sort them (cheap
-   * when they are rare); the count of matches, needed for totalCount anyway, picks.
+   * when they are rare); the count of matches, needed for totalCount anyway, picks. Lists take
+   * turns (./list-turns.ts): a few are read at once, the projects waiting starting one each in turn.
    */
   async listConversions(query: ListQuery): Promise<ListResult> {
     const project = await this.projectSeq(query.projectId);
     if (project === null) return { conversions: [], totalCount: 0 };
+    return this.listTurns.run(project, () => this.readList(project, query));
+  }
+
+  private async readList(project: number, query: ListQuery): Promise<ListResult> {
     const plan = ipSearchPlan(query.ip);
     const { projectRows, matches } = await this.dialect.countConversions(project, plan);
     const totalCount = plan ? matches : projectRows;

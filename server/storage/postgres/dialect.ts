@@ -32,11 +32,14 @@ export class PostgresDialect implements Dialect {
   readonly groupRows = 50_000;
   readonly concurrentWrites = true;
   readonly pool: pg.Pool;
+  /** a quarter of the pool (at least one): many slow lists at once would take the connections every GET's commit waits for */
+  readonly listReaders: number;
   private readonly schema: string;
 
   constructor(connection: PostgresConnection) {
     this.pool = connection.pool;
     this.schema = connection.schema;
+    this.listReaders = Math.max(1, Math.floor((this.pool.options.max ?? 10) / 4));
   }
 
   private async rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {

@@ -227,6 +227,8 @@ export class SqliteDialect implements Dialect {
   readonly kind = "sqlite" as const;
   /** a group carries at most one full bulk: two bulks arriving together are two transactions */
   readonly groupRows = 5000;
+  /** one: the reader thread's connection (or the event loop, which reads one at a time anyway) */
+  readonly listReaders = 1;
   readonly yieldingRows = YIELDING_ROWS;
   /** marks the bulks this connection (and its writer thread) opens */
   private readonly owner: string;

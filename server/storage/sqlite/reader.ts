@@ -3,9 +3,8 @@
  * file). A count of an ipSearch's matches, or a page far into a project's rows, reads up to every
  * row: ~0.3 s at 1M rows, which on the event loop every other request would wait out. WAL lets
  * the thread read beside the writers, and each of its statements sees every commit made before
- * it started. The thread is started by the first list and answers one request at a time, the
- * projects waiting taking turns, so one tenant's slow pages do not queue another's behind them
- * (docs/storage.md "Lists off the event loop").
+ * it started. The thread is started by the first list; the lists reach it one at a time, taking
+ * turns between projects (../list-turns.ts; docs/storage.md "Lists off the event loop, taking turns").
  */
 import type { PageSource } from "../dialect.js";
 import type { IpSearchPlan } from "../ip-prefix.js";
@@ -22,9 +21,6 @@ export interface ReaderOptions {
 
 export class SqliteReader {
   private readonly thread: ThreadChannel<ReaderRequest>;
-  /** each project's requests not yet sent, in arrival order; the Map's order is the projects' turns */
-  private readonly waiting = new Map<number, Array<() => void>>();
-  private busy = false;
 
   constructor(options: ReaderOptions) {
     this.thread = new ThreadChannel(new URL("./reader-thread.ts", import.meta.url), options, "reader");
@@ -37,47 +33,16 @@ export class SqliteReader {
 
   /** the project's rows that the plan matches (SqliteDialect.countMatches) */
   count(project: number, plan: IpSearchPlan): Promise<number> {
-    return this.inTurn(project, { kind: "count", project, plan }) as Promise<number>;
+    return this.thread.request({ kind: "count", project, plan }) as Promise<number>;
   }
 
   /** a page of the project's rows (SqliteDialect.readPage) */
   page(project: number, source: PageSource, limit: number, offset: number): Promise<ConversionRow[]> {
-    return this.inTurn(project, { kind: "page", project, source, limit, offset }) as Promise<ConversionRow[]>;
+    return this.thread.request({ kind: "page", project, source, limit, offset }) as Promise<ConversionRow[]>;
   }
 
   /** The caller (the dialect) waited for its requests first. */
   close(): Promise<void> {
     return this.thread.close();
-  }
-
-  private inTurn(project: number, request: ReaderRequest): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      const send = () =>
-        this.thread
-          .request(request)
-          .then(resolve, reject)
-          .finally(() => this.sendNext());
-      const queue = this.waiting.get(project);
-      if (queue) queue.push(send);
-      else if (this.busy) this.waiting.set(project, [send]);
-      else {
-        this.busy = true;
-        send();
-      }
-    });
-  }
-
-  /** the first project in turn sends its oldest request, then goes to the back of the turns */
-  private sendNext(): void {
-    const next = this.waiting.entries().next();
-    if (next.done) {
-      this.busy = false;
-      return;
-    }
-    const [project, queue] = next.value;
-    this.waiting.delete(project);
-    const send = queue.shift()!;
-    if (queue.length) this.waiting.set(project, queue);
-    send();
   }
 }
