@@ -42,11 +42,12 @@ export function csvRow(conversion: StoredConversion): string {
 /** One piece of the file per stored chunk, so the download starts at once and memory stays flat. */
 async function* exportPieces(storage: Storage, projectId: string, filter: ConversionFilter, format: "csv" | "ndjson"): AsyncGenerator<string> {
   if (format === "csv") yield CSV_COLUMNS.join(",") + "\r\n";
-  for (let at = 0; at < EXPORT_ROW_LIMIT; at += SCAN_CHUNK) {
-    const chunk = await storage.listConversions({ projectId, offset: at, limit: SCAN_CHUNK, ip: filter.ip });
-    const rows = chunk.conversions.filter((conversion) => matches(conversion, filter));
+  let read = 0;
+  for await (const page of storage.walkConversions(projectId, filter.ip, SCAN_CHUNK)) {
+    const rows = page.slice(0, EXPORT_ROW_LIMIT - read).filter((conversion) => matches(conversion, filter));
     if (rows.length) yield rows.map((row) => (format === "csv" ? csvRow(row) : JSON.stringify(row) + "\n")).join("");
-    if (chunk.conversions.length < SCAN_CHUNK) return;
+    read += page.length;
+    if (read >= EXPORT_ROW_LIMIT) return;
   }
 }
 

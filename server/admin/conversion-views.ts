@@ -50,12 +50,12 @@ export async function walkConversions(
   visit: (conversion: StoredConversion) => boolean | void,
   maxRows = STATUS_SCAN_LIMIT,
 ): Promise<void> {
-  for (let at = 0; at < maxRows; at += SCAN_CHUNK) {
-    const chunk = await storage.listConversions({ projectId, offset: at, limit: Math.min(SCAN_CHUNK, maxRows - at), ip: filter.ip });
-    for (const conversion of chunk.conversions) {
+  let looked = 0;
+  for await (const page of storage.walkConversions(projectId, filter.ip, Math.min(SCAN_CHUNK, maxRows))) {
+    for (const conversion of page) {
+      if (looked++ >= maxRows) return;
       if (matches(conversion, filter) && visit(conversion) === false) return;
     }
-    if (chunk.conversions.length < SCAN_CHUNK) return;
   }
 }
 

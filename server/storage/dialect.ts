@@ -232,8 +232,8 @@ export interface Dialect {
   conversionsByUids(project: number, uniqueIds: string[]): Promise<ConversionRow[]>;
   /** rows of the project (the sum of its quota counters), and the plan's matches (the sum of its disjoint scans); an open bulk's rows are in neither */
   countConversions(project: number, plan: IpSearchPlan | null): Promise<{ projectRows: number; matches: number }>;
-  /** a page of the source's rows, newest (highest id) first, without an open bulk's rows */
-  listPage(project: number, source: PageSource, limit: number, offset: number): Promise<ConversionRow[]>;
+  /** a page of the source's rows, newest (highest id) first, without an open bulk's rows; with `before`, only rows of lower ids (a walk reading on from its last page) */
+  listPage(project: number, source: PageSource, limit: number, offset: number, before?: number): Promise<ConversionRow[]>;
 }
 
 /** The rows of the accepted batches only, with their seq (for a dialect that inserts them in one statement). */

@@ -239,6 +239,38 @@ describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ na
     expect([...plans].sort()).toEqual([false, true]);
   });
 
+  it("walks every row, or an ipSearch's, newest first in pages: one long list's rows, on both plans, whatever arrives meanwhile", async () => {
+    const project = await newProject();
+    const stored = Array.from({ length: 300 }, (_, i) => {
+      if (i % 50 === 7) return Object.assign(sampleConversion(), { status: "invalid-ip-address" as const, data: bareIpObject(`not an ip ${i}`, null) });
+      return sampleConversion(i % 3 === 0 ? `2001:db8::${i.toString(16)}` : `${10 + (i % 7)}.${i % 256}.${i % 5}.${i % 250}`);
+    });
+    await commit(project.id, stored.slice(0, 150));
+    await commit(project.id, stored.slice(150));
+    const plans = new Set<boolean>();
+    for (const text of [null, "1", "10.", "2001:db8::1", "not", "0.0.0.0/0", "10.0.0.0/8", "12.10.0.0/16", "2001:db8::/32", "zzz"]) {
+      const ip = text === null ? undefined : parseIpSearch(text);
+      const expected = (await storage.listConversions({ projectId: project.id, offset: 0, limit: 1000, ip })).conversions.map((c) => c.uniqueId);
+      for (const pageRows of [7, 500]) {
+        const pages: string[][] = [];
+        for await (const page of storage.walkConversions(project.id, ip, pageRows)) pages.push(page.map((c) => c.uniqueId));
+        expect(pages.flat(), `${text} ${pageRows}`).toEqual(expected);
+        expect(pages.slice(0, -1).every((page) => page.length === pageRows)).toBe(true);
+        if (ip && expected.length) plans.add(preferIpIndex(expected.length, stored.length, 0, pageRows));
+      }
+    }
+    expect([...plans].sort()).toEqual([false, true]);
+
+    // rows committed during a walk are newer than every row it has still to read: it goes on without them
+    const walk = storage.walkConversions(project.id, undefined, 100);
+    const first = (await walk.next()).value as Array<{ uniqueId: string }>;
+    await commit(project.id, [sampleConversion("10.0.0.1")]);
+    const rest: string[] = [];
+    for await (const page of walk) rest.push(...page.map((c) => c.uniqueId));
+    expect([...first.map((c) => c.uniqueId), ...rest]).toEqual([...stored].reverse().map((c) => c.uniqueId));
+    expect(await collect(storage.walkConversions(randomUUID(), undefined, 10))).toEqual([]);
+  });
+
   it("numbers conversion ids per project: 1, 2, 3… whatever other tenants store, across two instances", async () => {
     const second = await createStorage(options);
     try {
@@ -378,4 +410,10 @@ async function countRows(storage: Storage, projectId: string): Promise<number> {
     count += page.conversions.length;
     if (page.conversions.length < 50) return count;
   }
+}
+
+async function collect<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const page of pages) all.push(...page);
+  return all;
 }

@@ -160,4 +160,6 @@ export interface Storage {
   getConversions(projectId: string, uniqueIds: string[]): Promise<StoredConversion[]>;
   /** newest first */
   listConversions(query: ListQuery): Promise<ListResult>;
+  /** every row (of the ipSearch, when given), newest first, in pages of `pageRows`: each page read on from where the last one ended */
+  walkConversions(projectId: string, ip: IpFilter | undefined, pageRows: number): AsyncGenerator<StoredConversion[]>;
 }

@@ -335,16 +335,17 @@ export class PostgresDialect implements Dialect {
     return { projectRows: counted.rows, matches: counted.n };
   }
 
-  async listPage(project: number, source: PageSource, limit: number, offset: number): Promise<ConversionRow[]> {
+  async listPage(project: number, source: PageSource, limit: number, offset: number, before?: number): Promise<ConversionRow[]> {
     const page = statement(project);
+    const older = before === undefined ? "" : ` AND c.id < ${page.bind(before)}`;
     let ids: string;
     if (source.kind === "matches") {
       const { plan } = source;
-      const scans = plan.scans.map((scan) => `SELECT c.id FROM conversions c WHERE c.project = $1 AND ${scanSql(scan, plan.text, page.bind, true)}`);
+      const scans = plan.scans.map((scan) => `SELECT c.id FROM conversions c WHERE c.project = $1${older} AND ${scanSql(scan, plan.text, page.bind, true)}`);
       ids = `SELECT id FROM (${scans.join(" UNION ALL ")}) m`;
     } else {
       const filter = source.filter;
-      ids = "SELECT c.id FROM conversions c WHERE c.project = $1";
+      ids = `SELECT c.id FROM conversions c WHERE c.project = $1${older}`;
       if (filter && "text" in filter) ids += ` AND c.ip >= ${page.bind(filter.text.from)} AND c.ip < ${page.bind(filter.text.to)}`;
       else if (filter) ids += ` AND ${scanSql({ key: filter.key, checkText: false }, null, page.bind, false)}`;
     }

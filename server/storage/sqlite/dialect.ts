@@ -614,28 +614,29 @@ export class SqliteDialect implements Dialect {
       .get(...scans.flatMap((scan) => [project, ...scan.params])) as number;
   }
 
-  async listPage(project: number, source: PageSource, limit: number, offset: number): Promise<ConversionRow[]> {
+  async listPage(project: number, source: PageSource, limit: number, offset: number, before?: number): Promise<ConversionRow[]> {
     const reader = this.liveReader();
-    return reader ? reader.page(project, source, limit, offset) : this.readPage(project, source, limit, offset);
+    return reader ? reader.page(project, source, limit, offset, before) : this.readPage(project, source, limit, offset, before);
   }
 
   /** a page of the project's rows, read on this connection (on the reader thread when there is one) */
-  readPage(project: number, source: PageSource, limit: number, offset: number): ConversionRow[] {
+  readPage(project: number, source: PageSource, limit: number, offset: number, before?: number): ConversionRow[] {
     let ids: string;
     let params: unknown[];
     const hidden = this.hiddenFrom(project);
+    const older = before === undefined ? { sql: "", params: [] } : { sql: " AND c.id < ?", params: [before] };
     if (source.kind === "matches") {
       const blocks = this.blockList(project);
       const scans = source.plan.scans.map((scan) => scanSql(scan, source.plan.text, hidden, blocks));
       // the newest offset + limit rows of each scan (scanSql's `newest`), then those of all scans sorted
-      const newest = scans.map((scan) => `SELECT id FROM (SELECT c.id FROM ${scan.from} WHERE c.project = ? AND ${scan.where} ORDER BY ${scan.newest} LIMIT ?)`);
+      const newest = scans.map((scan) => `SELECT id FROM (SELECT c.id FROM ${scan.from} WHERE c.project = ? AND ${scan.where}${older.sql} ORDER BY ${scan.newest} LIMIT ?)`);
       ids = `SELECT id FROM (${newest.join(" UNION ALL ")})`;
-      params = scans.flatMap((scan) => [project, ...scan.params, offset + limit]);
+      params = scans.flatMap((scan) => [project, ...scan.params, ...older.params, offset + limit]);
     } else {
       const filter = source.filter;
       const where = !filter ? null : "text" in filter ? { sql: "c.ip >= ? AND c.ip < ?", params: [filter.text.from, filter.text.to] } : { sql: "c.ip_key >= ? AND c.ip_key <= ?", params: [filter.key.first, filter.key.last] };
-      ids = `SELECT c.id FROM conversions c INDEXED BY conversions_project WHERE c.project = ?${where ? ` AND ${where.sql}` : ""}${hidden === null ? "" : ` AND ${HIDE_OPEN_BULKS}`}`;
-      params = [project, ...(where?.params ?? []), ...(hidden === null ? [] : [hidden])];
+      ids = `SELECT c.id FROM conversions c INDEXED BY conversions_project WHERE c.project = ?${older.sql}${where ? ` AND ${where.sql}` : ""}${hidden === null ? "" : ` AND ${HIDE_OPEN_BULKS}`}`;
+      params = [project, ...older.params, ...(where?.params ?? []), ...(hidden === null ? [] : [hidden])];
     }
     // Page ids first (from the index alone when it covers the filter), then only those rows,
     // so a sort never carries whole rows and their joined JSON.

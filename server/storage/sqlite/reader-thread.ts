@@ -12,6 +12,6 @@ dialect.prepare();
 
 answerRequests<ReaderRequest>(
   async (request) =>
-    request.kind === "count" ? dialect.countMatches(request.project, request.plan) : dialect.readPage(request.project, request.source, request.limit, request.offset),
+    request.kind === "count" ? dialect.countMatches(request.project, request.plan) : dialect.readPage(request.project, request.source, request.limit, request.offset, request.before),
   () => dialect.close(),
 );

@@ -13,7 +13,7 @@ import { ThreadChannel } from "./thread-channel.js";
 
 export type ReaderRequest =
   | { kind: "count"; project: number; plan: IpSearchPlan }
-  | { kind: "page"; project: number; source: PageSource; limit: number; offset: number };
+  | { kind: "page"; project: number; source: PageSource; limit: number; offset: number; before?: number };
 
 export interface ReaderOptions {
   dataDir: string;
@@ -37,8 +37,8 @@ export class SqliteReader {
   }
 
   /** a page of the project's rows (SqliteDialect.readPage) */
-  page(project: number, source: PageSource, limit: number, offset: number): Promise<ConversionRow[]> {
-    return this.thread.request({ kind: "page", project, source, limit, offset }) as Promise<ConversionRow[]>;
+  page(project: number, source: PageSource, limit: number, offset: number, before?: number): Promise<ConversionRow[]> {
+    return this.thread.request({ kind: "page", project, source, limit, offset, before }) as Promise<ConversionRow[]>;
   }
 
   /** The caller (the dialect) waited for its requests first. */
