@@ -43,7 +43,7 @@ const scansRows = ({ status, country, asn }: ConversionFilter) => Boolean(status
  * Every matching row, newest first, until `visit` returns false or `maxRows` stored rows were
  * looked at. Without a filter beyond the address storage pages directly.
  */
-export async function walkConversions(
+export async function visitMatching(
   storage: Storage,
   projectId: string,
   filter: ConversionFilter,
@@ -67,7 +67,7 @@ export async function conversionPage(storage: Storage, query: ConversionPageQuer
   }
   const conversions: AdminConversionList["conversions"] = [];
   let matching = 0;
-  await walkConversions(storage, projectId, query, (conversion) => {
+  await visitMatching(storage, projectId, query, (conversion) => {
     if (matching >= offset && conversions.length < limit) conversions.push(conversion);
     matching++;
   });
@@ -89,7 +89,7 @@ export async function conversionMap(storage: Storage, projectId: string, recent:
   const byCountry = new Map<string, ConversionMap["countries"][number]>();
   let sampled = 0;
 
-  await walkConversions(storage, projectId, filter, ({ data, createdAt }) => {
+  await visitMatching(storage, projectId, filter, ({ data, createdAt }) => {
     const at = Date.parse(createdAt);
     if (at >= firstDay) perDay[Math.min(MAP_DAYS - 1, Math.floor((at - firstDay) / DAY_MS))]!++;
     if (sampled < recent) {
