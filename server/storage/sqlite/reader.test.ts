@@ -80,8 +80,8 @@ describe("the reader thread", () => {
     const order: string[] = [];
     const list = (id: string, name: string, offset: number) =>
       onThread.listConversions({ projectId: id, offset, limit: 50, ip: parseIpSearch("0.0.0.0/0") }).then(() => order.push(name));
-    // one request at a time on the thread (a list is two: its count, then its page); first come
-    // first served, each project's queue would put b1 last
+    // one list at a time (its count, then its page; ../list-turns.ts); first come first served,
+    // b1 would wait for all three of the other project's lists
     await Promise.all([list(projectId, "a1", FAR), list(projectId, "a2", FAR), list(projectId, "a3", FAR), list(other, "b1", 0)]);
     expect(order.filter((name) => name.startsWith("a"))).toEqual(["a1", "a2", "a3"]);
     expect(order.indexOf("b1")).toBeLessThan(order.indexOf("a3"));

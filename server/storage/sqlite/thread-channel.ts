@@ -43,11 +43,6 @@ export class ThreadChannel<R extends { kind: string }> {
     return this.failure !== null;
   }
 
-  /** requests waiting for their reply */
-  get inFlight(): number {
-    return this.pending.size;
-  }
-
   request(message: R, transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
