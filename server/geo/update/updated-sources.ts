@@ -43,8 +43,9 @@ export class UpdatedOrBundledCity implements CitySource {
     city.file.start(reloadIntervalMs);
     if (!city.file.loaded) {
       const bundled = await openBundled();
-      // a file may have loaded while the bundled data was read
+      // a file may have loaded while the bundled data was read: then it goes at once
       if (!city.file.loaded) city.bundled = bundled;
+      else bundled.close();
     }
     return city;
   }
