@@ -3,7 +3,7 @@
  * sits in memory: CSV (one row per conversion, the columns a spreadsheet wants) or NDJSON (the
  * stored conversion, one JSON document per line).
  */
-import type { IpObject } from "../../lib/schemas/ip-object.js";
+import { conversionJson, conversionParts } from "../storage/index.js";
 import type { Storage, StoredConversion } from "../storage/types.js";
 import { matches, SCAN_CHUNK, type ConversionFilter } from "./conversion-views.js";
 
@@ -21,20 +21,20 @@ function csvCell(value: unknown): string {
 }
 
 export function csvRow(conversion: StoredConversion): string {
-  const data = conversion.data as Partial<IpObject>;
-  const country = data.continent?.country;
+  const { ip, location, network } = conversionParts(conversion);
+  const country = location.continent?.country;
   const values = [
     conversion.uniqueId,
     conversion.createdAt,
     conversion.status,
-    data.ip,
+    ip,
     country?.code,
     country?.subdivision?.name,
     country?.city?.name,
     country?.city?.latitude,
     country?.city?.longitude,
-    data.asn?.number,
-    data.asn?.name,
+    network.asn?.number,
+    network.asn?.name,
   ];
   return values.map(csvCell).join(",") + "\r\n";
 }
@@ -45,7 +45,7 @@ async function* exportPieces(storage: Storage, projectId: string, filter: Conver
   let read = 0;
   for await (const page of storage.walkConversions(projectId, filter.ip, SCAN_CHUNK)) {
     const rows = page.slice(0, EXPORT_ROW_LIMIT - read).filter((conversion) => matches(conversion, filter));
-    if (rows.length) yield rows.map((row) => (format === "csv" ? csvRow(row) : JSON.stringify(row) + "\n")).join("");
+    if (rows.length) yield rows.map((row) => (format === "csv" ? csvRow(row) : conversionJson(row) + "\n")).join("");
     read += page.length;
     if (read >= EXPORT_ROW_LIMIT) return;
   }

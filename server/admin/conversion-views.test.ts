@@ -95,6 +95,21 @@ describe("exportStream", () => {
     expect(rows[0]).toMatchObject({ status: "invalid-ip-address", uniqueId: expect.any(String) });
   });
 
+  it("writes each stored row as its decoded Ip object has it: NDJSON as the API's list, CSV from the same fields", async () => {
+    const { conversions } = await storage.listConversions({ projectId, offset: 0, limit: 1100 });
+    const ndjson = await new Response(exportStream(storage, projectId, {}, "ndjson")).text();
+    const lines = ndjson.trimEnd().split("\n");
+    expect(lines).toHaveLength(1100);
+    const csv = (await new Response(exportStream(storage, projectId, {}, "csv")).text()).split("\r\n").slice(1, -1);
+    for (const [i, conversion] of conversions.entries()) {
+      // a plain copy: its fields come from the decoded data, the stored record's from the kept parts
+      const decoded = JSON.parse(JSON.stringify(conversion));
+      expect(JSON.parse(lines[i]!)).toEqual(decoded);
+      expect(csv[i] + "\r\n").toBe(csvRow(decoded));
+    }
+    expect(csv.find((line) => line.includes(",10.1.4.73,"))).toMatch(/^[0-9a-f-]{36},[^,]+,success,10\.1\.4\.73,AU,[^,]*,Sydney,-?\d+\.\d+,-?\d+\.\d+,13340,/);
+  });
+
   it("keeps spreadsheet formulas and separators inert", () => {
     const row = csvRow({ uniqueId: "u", createdAt: "t", status: "invalid-ip-address", data: bareIpObject('=HYPERLINK("x"),1', null) } as never);
     expect(row).toBe('u,t,invalid-ip-address,"\'=HYPERLINK(""x""),1",,,,,,,\r\n');

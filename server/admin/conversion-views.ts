@@ -7,7 +7,7 @@
 import countries from "world-countries";
 import { MAP_DAYS, type AdminConversionList, type ConversionMap } from "../../lib/schemas/admin.js";
 import type { ConversionStatus } from "../../lib/schemas/api.js";
-import type { IpObject } from "../../lib/schemas/ip-object.js";
+import { conversionParts, type LocationPart } from "../storage/index.js";
 import type { IpFilter, Storage, StoredConversion } from "../storage/types.js";
 
 export const SCAN_CHUNK = 500;
@@ -31,9 +31,10 @@ export interface ConversionPageQuery extends ConversionFilter {
 /** True when the row passes the filters storage cannot apply. */
 export function matches(conversion: StoredConversion, { status, country, asn }: ConversionFilter): boolean {
   if (status && conversion.status !== status) return false;
-  const data = conversion.data as Partial<IpObject>;
-  if (country && data.continent?.country?.code !== country) return false;
-  if (asn !== undefined && data.asn?.number !== asn) return false;
+  if (!country && asn === undefined) return true;
+  const { location, network } = conversionParts(conversion);
+  if (country && location.continent?.country?.code !== country) return false;
+  if (asn !== undefined && network.asn?.number !== asn) return false;
   return true;
 }
 
@@ -89,12 +90,13 @@ export async function conversionMap(storage: Storage, projectId: string, recent:
   const byCountry = new Map<string, ConversionMap["countries"][number]>();
   let sampled = 0;
 
-  await visitMatching(storage, projectId, filter, ({ data, createdAt }) => {
+  await visitMatching(storage, projectId, filter, (conversion) => {
+    const { createdAt } = conversion;
     const at = Date.parse(createdAt);
     if (at >= firstDay) perDay[Math.min(MAP_DAYS - 1, Math.floor((at - firstDay) / DAY_MS))]!++;
     if (sampled < recent) {
       sampled++;
-      addToMap(data as Partial<IpObject>, points, byCountry);
+      addToMap(conversionParts(conversion).location, points, byCountry);
     }
     // newest first: once past both the sample and the first day, nothing more counts
     return sampled < recent || at >= firstDay;
@@ -107,8 +109,8 @@ export async function conversionMap(storage: Storage, projectId: string, recent:
   };
 }
 
-function addToMap(data: Partial<IpObject>, points: Map<string, ConversionMap["points"][number]>, byCountry: Map<string, ConversionMap["countries"][number]>) {
-  const country = data.continent?.country;
+function addToMap(location: LocationPart, points: Map<string, ConversionMap["points"][number]>, byCountry: Map<string, ConversionMap["countries"][number]>) {
+  const country = location.continent?.country;
   if (!country) return;
   if (country.code) {
     const entry = byCountry.get(country.code) ?? {

@@ -11,7 +11,7 @@ import type { AppDeps, AppEnv } from "../app-types.js";
 import { ApiError, reply, replyJsonText } from "../middleware/envelope.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { API_ROUTES } from "./api-routes.js";
-import { conversionDataJson, parseIpSearch } from "../storage/index.js";
+import { conversionJson, parseIpSearch } from "../storage/index.js";
 import type { StoredConversion } from "../storage/types.js";
 import { storableText } from "../convert/convert-and-store.js";
 
@@ -23,15 +23,9 @@ function selectFrom(c: Context<AppEnv>): IpObjectPath[] | null {
   return parsed.paths;
 }
 
-/**
- * A conversion as the API shows it, as JSON text, its `data` cut to `select`. Without `select`
- * the data's text is written from the stored parts' texts (conversionDataJson) instead of decoded
- * into objects and serialised again, which was most of a list page's time.
- */
+/** A conversion as the API shows it, as JSON text, its `data` cut to `select` (conversionJson) */
 function presentJson(conversion: StoredConversion, select: IpObjectPath[] | null): string {
-  const { id, uniqueId, status, startedAt, completedAt, createdAt } = conversion;
-  const data = select ? JSON.stringify(applySelect(conversion.data, select)) : conversionDataJson(conversion);
-  return `{"id":${id},"uniqueId":${JSON.stringify(uniqueId)},"data":${data},"status":${JSON.stringify(status)},"startedAt":${JSON.stringify(startedAt)},"completedAt":${JSON.stringify(completedAt)},"createdAt":${JSON.stringify(createdAt)}}`;
+  return conversionJson(conversion, select ? JSON.stringify(applySelect(conversion.data, select)) : undefined);
 }
 
 /** `{"conversions":[…]` and what follows it, as pieces of text for the envelope to join once */

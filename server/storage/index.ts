@@ -11,7 +11,8 @@ import type { Storage } from "./types.js";
 export type { Storage } from "./types.js";
 export { SqlStorage, type WriteTurn } from "./sql-storage.js";
 export { parseIpSearch } from "./ip-bytes.js";
-export { conversionDataJson } from "./rows.js";
+export { conversionDataJson, conversionJson, conversionParts } from "./rows.js";
+export type { LocationPart, RecordParts } from "./record-codec.js";
 export { StorageConfigError } from "./config-error.js";
 
 export interface StorageOptions {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseIp } from "../../lib/ip/parse.js";
 import { bareIpObject, type IpObject } from "../../lib/schemas/ip-object.js";
-import { decodeRecord, encodeRecord, recordJson, type EncodedRecord } from "./record-codec.js";
+import { decodeRecord, encodeRecord, recordJson, recordParts, type EncodedRecord } from "./record-codec.js";
 import { sampleIpObject } from "../../test/helpers/sample-conversions.js";
 
 /** a row encoded from an Ip object alone, as the storage tests and stored rows without the engine's parts have it */
@@ -96,6 +96,36 @@ describe("a stored record as text", () => {
       // the second time from the texts kept per part
       expect(recordJson(row, startedAt + 61_000)).toBe(JSON.stringify(decodeRecord(row, startedAt + 61_000)));
     }
+  });
+
+  it("gives its ip and parts as the decoded object has them, one frozen copy per text", () => {
+    const locationJson = JSON.stringify({ is_eu: true, continent: { code: "EU", country: { code: "FR", city: { name: "Paris", timezone: { name: "Europe/Paris", time_now: null } } } } });
+    const networkJson = JSON.stringify({ registered_country: null, asn: { number: 3215, name: "Orange" } });
+    const rows = [
+      { ...columns, locationJson, networkJson },
+      { ...columns, locationJson: null, networkJson: null },
+      { ...columns, ip: "Not An IP", ipKey: null, locationJson: null, networkJson: null, extra: JSON.stringify({ i: "Not An IP", c: null }) },
+      { ...columns, locationJson, networkJson, extra: JSON.stringify({ i: "1.2.3.4" }) },
+    ];
+    for (const row of rows) {
+      const decoded = decodeRecord(row, startedAt);
+      const parts = recordParts(row, startedAt);
+      expect(parts.ip).toBe(decoded.ip);
+      expect(parts.location.is_eu).toBe(decoded.is_eu);
+      // every field but time_now, which differs per row
+      expect(JSON.parse(JSON.stringify(parts.location.continent).replace(/"time_now":"[^"]*"/, '"time_now":null'))).toEqual(
+        JSON.parse(JSON.stringify(decoded.continent).replace(/"time_now":"[^"]*"/, '"time_now":null')),
+      );
+      expect([parts.network.registered_country, parts.network.asn]).toEqual([decoded.registered_country, decoded.asn]);
+    }
+    // rows with the same texts share one read-only copy
+    const other = recordParts({ ...rows[0]!, ip: "5.6.7.8", ipKey: new Uint8Array([4, 5, 6, 7, 8]) }, startedAt + 5_000);
+    expect(other.location).toBe(recordParts(rows[0]!, startedAt).location);
+    expect(other.ip).toBe("5.6.7.8");
+    expect(Object.isFrozen(other.location.continent!.country!.city)).toBe(true);
+    expect(() => {
+      (other.network.asn as { number: number }).number = 1;
+    }).toThrow(TypeError);
   });
 });
 

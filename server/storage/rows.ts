@@ -4,7 +4,7 @@
  */
 import type { Plan } from "../../lib/schemas/api.js";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
-import { decodeRecord, recordJson, statusFromCode, type StoredColumns } from "./record-codec.js";
+import { decodeRecord, recordJson, recordParts, statusFromCode, type RecordParts, type StoredColumns } from "./record-codec.js";
 import type { ApiKey, KeyKind, Project, StoredConversion, Website } from "./types.js";
 
 export interface ProjectRow {
@@ -129,6 +129,11 @@ class StoredRecord implements StoredConversion {
     return recordJson(this.#columns, this.#startedAtMs);
   }
 
+  /** the ip and the parts, shared with other rows (recordParts) */
+  parts(): RecordParts {
+    return recordParts(this.#columns, this.#startedAtMs);
+  }
+
   toJSON(): StoredConversion {
     const { id, uniqueId, status, data, startedAt, completedAt, createdAt } = this;
     return { id, uniqueId, status, data, startedAt, completedAt, createdAt };
@@ -142,6 +147,26 @@ export function toConversion(row: ConversionRow): StoredConversion {
 /** `JSON.stringify(conversion.data)`; from the stored texts for a conversion read from storage */
 export function conversionDataJson(conversion: StoredConversion): string {
   return conversion instanceof StoredRecord ? conversion.dataJson() : JSON.stringify(conversion.data);
+}
+
+/**
+ * A conversion's ip and location and network parts, to read a few fields of many conversions
+ * (the dashboard's filters, map and CSV): for one read from storage without decoding its whole
+ * Ip object. The parts may be shared and frozen: read them, never change them.
+ */
+export function conversionParts(conversion: StoredConversion): RecordParts {
+  return conversion instanceof StoredRecord ? conversion.parts() : partsOf(conversion.data);
+}
+
+const partsOf = (data: IpObject): RecordParts => ({ ip: data.ip, location: data, network: data });
+
+/**
+ * A conversion as the API shows it (docs/api.md "Conversion records"), as JSON text; `dataJson`
+ * its data's text when cut to a `select`, else written from the stored texts (conversionDataJson).
+ */
+export function conversionJson(conversion: StoredConversion, dataJson = conversionDataJson(conversion)): string {
+  const { id, uniqueId, status, startedAt, completedAt, createdAt } = conversion;
+  return `{"id":${id},"uniqueId":${JSON.stringify(uniqueId)},"data":${dataJson},"status":${JSON.stringify(status)},"startedAt":${JSON.stringify(startedAt)},"completedAt":${JSON.stringify(completedAt)},"createdAt":${JSON.stringify(createdAt)}}`;
 }
 
 /** Keeps the first of each id, in the order asked. */
