@@ -5,12 +5,12 @@
  */
 import { Reader, type Response } from "maxmind";
 import { MmdbDataScanner } from "./mmdb-data-scan.js";
+import { METADATA_MARKER } from "./mmdb-metadata.js";
 import { MmdbTree } from "./mmdb-tree.js";
 import { TimeSlice } from "../../time-slice.js";
 
 export type MmdbRole = "city" | "asn";
 
-const METADATA_MARKER = Buffer.from([0xab, 0xcd, 0xef, ...Buffer.from("MaxMind.com")]);
 const DATA_SEPARATOR = 16;
 /** Scanning every record of a full-size database would take seconds; this many is enough to catch corruption. */
 const MAX_SCANNED_RECORDS = 20_000;

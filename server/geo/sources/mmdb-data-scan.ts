@@ -13,7 +13,7 @@ const ARRAY = 11;
 const BOOLEAN = 14;
 const FLOAT = 15;
 /** sizes 29, 30 and 31 say that 1, 2 or 3 more bytes follow, added to these */
-const LONG_SIZE_BASE = [29, 285, 65821];
+export const LONG_SIZE_BASE = [29, 285, 65821];
 /** largest payload each integer type may have */
 const INTEGER_BYTES: Record<number, number> = { 5: 2, 6: 4, 8: 4, 9: 8, 10: 16 };
 

@@ -128,6 +128,26 @@ describe("data updater", () => {
       expect(source.requests[0]!.headers["if-modified-since"]).toBe("Wed, 04 Feb 2026 22:49:29 GMT");
     });
 
+    it("knows the file in place when another address serves it again, and takes a different one of the same build", async () => {
+      serveGoodDbip();
+      await run();
+      const march = { now: new Date("2026-03-02T00:00:00Z") };
+      const serveMarch = (city: string) => {
+        source.routes.clear();
+        source.routes.set("/dbip-city-lite-2026-03.mmdb.gz", file(gzipped(city)));
+        source.routes.set("/dbip-asn-lite-2026-03.mmdb.gz", file(gzipped("GeoLite2-ASN-Test.mmdb")));
+      };
+      serveMarch("GeoIP2-City-Test.mmdb");
+      const same = await run({}, march);
+      expect(same.databases.map((db) => db.status)).toEqual(["unchanged", "unchanged"]);
+      expect(readState(dataDir).databases.city!.url).toBe(`${source.url}/dbip-city-lite-2026-03.mmdb.gz`);
+      // built the same second, other bytes
+      serveMarch("GeoLite2-City-Test.mmdb");
+      const other = await run({}, march);
+      expect(other.databases[0]).toMatchObject({ status: "updated", buildDate: "2026-02-04T22:49:29.000Z" });
+      expect(readFileSync(cityFile()).equals(fixture("GeoLite2-City-Test.mmdb"))).toBe(true);
+    });
+
     it("falls back to the month before while this month's file is not out (404)", async () => {
       serveGoodDbip();
       const report = await run({}, { now: new Date("2026-03-02T00:00:00Z") });

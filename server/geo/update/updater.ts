@@ -5,10 +5,11 @@
  * leaves the file in place untouched. The swap is a rename in the same directory, which every
  * server process following the file (sources/watched-mmdb.ts) picks up within a second.
  */
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Reader, type Response } from "maxmind";
 import { openCheckedMmdbInSlices, type MmdbRole } from "../sources/mmdb-check.js";
+import { mmdbBuildDate } from "../sources/mmdb-metadata.js";
 import type { GeoLogger } from "../logger.js";
 import { download, type DownloadResult } from "./download.js";
 import { candidates, displayUrl, type Candidate, type Origins } from "./sources.js";
@@ -203,19 +204,32 @@ async function verifySha256(candidate: Candidate, body: Buffer, limits: UpdateLi
 
 async function installedBuildDate(file: string): Promise<string | null> {
   try {
-    return new Reader<Response>(await readFile(file)).metadata.buildEpoch.toISOString();
+    return (await mmdbBuildDate(file))?.toISOString() ?? null;
   } catch {
     return null;
   }
 }
 
+/** the file's bytes against `buffer`, a piece at a time: the file is as large as the download */
 async function sameBytes(file: string, buffer: Buffer): Promise<boolean> {
+  let handle;
   try {
-    return (await readFile(file)).equals(buffer);
+    handle = await open(file, "r");
+    if ((await handle.stat()).size !== buffer.length) return false;
+    const piece = Buffer.alloc(Math.min(COMPARED_PIECE_BYTES, buffer.length));
+    for (let at = 0; at < buffer.length; ) {
+      const { bytesRead } = await handle.read({ buffer: piece, position: at });
+      if (bytesRead === 0 || !piece.subarray(0, bytesRead).equals(buffer.subarray(at, at + bytesRead))) return false;
+      at += bytesRead;
+    }
+    return true;
   } catch {
     return false;
+  } finally {
+    await handle?.close();
   }
 }
+const COMPARED_PIECE_BYTES = 1 << 20;
 
 /** Written and flushed beside the target, then renamed over it: readers see the old file or the new one. */
 async function putInPlace(file: string, buffer: Buffer): Promise<void> {
