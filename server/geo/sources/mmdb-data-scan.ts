@@ -13,7 +13,7 @@ const ARRAY = 11;
 const BOOLEAN = 14;
 const FLOAT = 15;
 /** sizes 29, 30 and 31 say that 1, 2 or 3 more bytes follow, added to these */
-export const LONG_SIZE_BASE = [29, 285, 65821];
+const LONG_SIZE_BASE = [29, 285, 65821];
 /** largest payload each integer type may have */
 const INTEGER_BYTES: Record<number, number> = { 5: 2, 6: 4, 8: 4, 9: 8, 10: 16 };
 
@@ -37,8 +37,7 @@ export class MmdbDataScanner {
     let at = this.dataStart + offset;
     ensure(at, 1, end);
     const control = buffer[at++]!;
-    let type = control >> 5;
-    if (type === POINTER) {
+    if (control >> 5 === POINTER) {
       const sizeBits = (control >> 3) & 3;
       ensure(at, sizeBits + 1, end);
       let target = 0;
@@ -54,22 +53,13 @@ export class MmdbDataScanner {
       }
       return at - this.dataStart;
     }
-    if (type === 0) {
-      ensure(at, 1, end);
-      type = 7 + buffer[at++]!;
-    }
-    let size = control & 0x1f;
-    if (size >= 29) {
-      const width = size - 28;
-      ensure(at, width, end);
-      size = LONG_SIZE_BASE[width - 1]! + buffer.readUIntBE(at, width);
-      at += width;
-    }
+    const { type, size, next } = valueHeader(buffer, at - 1, end);
+    at = next;
 
     if (type === MAP || type === ARRAY) {
-      let next = at - this.dataStart;
-      for (let i = 0; i < size * (type === MAP ? 2 : 1); i++) next = this.scan(next, depth + 1);
-      return next;
+      let item = at - this.dataStart;
+      for (let i = 0; i < size * (type === MAP ? 2 : 1); i++) item = this.scan(item, depth + 1);
+      return item;
     }
     if (type === BOOLEAN) {
       if (size > 1) throw new Error("boolean of bad size");
@@ -84,6 +74,28 @@ export class MmdbDataScanner {
     if (at + size > end) throw new Error("data value runs past the data section");
     return at + size - this.dataStart;
   }
+}
+
+/**
+ * The type and size of the value whose control byte is at `at` (not a pointer: its size bits mean
+ * something else), and where its payload starts; throws where the header runs past `end`.
+ */
+export function valueHeader(buffer: Buffer, at: number, end: number): { type: number; size: number; next: number } {
+  ensure(at, 1, end);
+  const control = buffer[at++]!;
+  let type = control >> 5;
+  if (type === 0) {
+    ensure(at, 1, end);
+    type = 7 + buffer[at++]!;
+  }
+  let size = control & 0x1f;
+  if (size >= 29) {
+    const width = size - 28;
+    ensure(at, width, end);
+    size = LONG_SIZE_BASE[width - 1]! + buffer.readUIntBE(at, width);
+    at += width;
+  }
+  return { type, size, next: at };
 }
 
 /** throws unless `count` bytes from `at` lie before `end` */

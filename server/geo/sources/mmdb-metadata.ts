@@ -6,7 +6,7 @@
  * each one: a damaged end reads as no date, as a file mmdb-lib cannot open does.
  */
 import { open } from "node:fs/promises";
-import { LONG_SIZE_BASE, MmdbDataScanner } from "./mmdb-data-scan.js";
+import { MmdbDataScanner, valueHeader } from "./mmdb-data-scan.js";
 
 export const METADATA_MARKER = Buffer.from([0xab, 0xcd, 0xef, ...Buffer.from("MaxMind.com")]);
 /** the metadata, marker included, lies within this many bytes of the file's end */
@@ -38,16 +38,16 @@ export function buildDateOfTail(tail: Buffer): Date | null {
   const start = marker + METADATA_MARKER.length;
   const scanner = new MmdbDataScanner(tail, start, tail.length - start);
   try {
-    const map = header(tail, start);
+    const map = valueHeader(tail, start, tail.length);
     if (map.type !== MAP) return null;
     let at = map.next;
     for (let pair = 0; pair < map.size; pair++) {
-      const key = header(tail, at);
+      const key = valueHeader(tail, at, tail.length);
       if (key.type !== UTF8) return null;
       const name = tail.toString("utf8", key.next, key.next + key.size);
       at = key.next + key.size;
       if (name === "build_epoch") {
-        const value = header(tail, at);
+        const value = valueHeader(tail, at, tail.length);
         if (value.type !== UINT64 && value.type !== UINT32 && value.type !== UINT16) return null;
         // seconds since 1970 fit in 6 bytes for the next eight million years
         if (value.size > 6 || value.next + value.size > tail.length) return null;
@@ -59,19 +59,4 @@ export function buildDateOfTail(tail: Buffer): Date | null {
   } catch {
     return null;
   }
-}
-
-/** a value's type and size from its control byte(s) (MaxMind DB 2.0, "Data Section"), and where its payload starts */
-function header(buffer: Buffer, at: number): { type: number; size: number; next: number } {
-  const control = buffer[at++];
-  if (control === undefined) throw new Error("metadata ends early");
-  let type = control >> 5;
-  if (type === 0) type = 7 + buffer[at++]!;
-  let size = control & 0x1f;
-  if (size >= 29) {
-    const width = size - 28;
-    size = LONG_SIZE_BASE[width - 1]! + buffer.readUIntBE(at, width);
-    at += width;
-  }
-  return { type, size, next: at };
 }
