@@ -99,6 +99,7 @@ class StoredRecord implements StoredConversion {
   readonly #columns: StoredColumns;
   readonly #startedAtMs: number;
   #data: IpObject | undefined;
+  #parts: RecordParts | undefined;
 
   constructor(row: ConversionRow) {
     this.id = row.seq;
@@ -129,9 +130,9 @@ class StoredRecord implements StoredConversion {
     return recordJson(this.#columns, this.#startedAtMs);
   }
 
-  /** the ip and the parts, shared with other rows (recordParts) */
+  /** the ip and the parts, shared with other rows (recordParts); read once (a filter, then the CSV or the map) */
   parts(): RecordParts {
-    return recordParts(this.#columns, this.#startedAtMs);
+    return (this.#parts ??= recordParts(this.#columns, this.#startedAtMs));
   }
 
   toJSON(): StoredConversion {
