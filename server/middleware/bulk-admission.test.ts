@@ -62,6 +62,31 @@ describe("AdmissionQueue", () => {
     expect((await other).status).toBe(200);
   });
 
+  it("reports the weight running and the requests waiting, and marks a refused request for the metrics", async () => {
+    const queue = new AdmissionQueue({ capacity: 80_000, maxQueued: 1 });
+    const { app, send, release, settle } = gatedApp(queue);
+    const refused: Array<boolean | undefined> = [];
+    const outer = new Hono<AppEnv>();
+    outer.use(async (c, next) => {
+      await next();
+      refused.push(c.get("admissionRefused"));
+    });
+    outer.route("/", app);
+    expect([queue.runningWeight, queue.waiting]).toEqual([0, 0]);
+    const running = send("a", 1, 50_000);
+    const waiting = send("b", 1, 40_000);
+    await settle();
+    expect([queue.runningWeight, queue.waiting]).toEqual([50_000, 1]);
+    const busy = await outer.request("/convert", { method: "POST", headers: { "x-project": "c", "content-length": "40000" }, body: "x".repeat(40_000) });
+    expect(busy.status).toBe(503);
+    expect(refused).toEqual([true]);
+    await release();
+    expect([queue.runningWeight, queue.waiting]).toEqual([40_000, 0]);
+    await release();
+    expect([queue.runningWeight, queue.waiting]).toEqual([0, 0]);
+    expect([(await running).status, (await waiting).status]).toEqual([200, 200]);
+  });
+
   it("admits by weight: light requests run together, a heavy one waits for them and is not passed over", async () => {
     const { send, started, release, settle } = gatedApp(new AdmissionQueue({ capacity: 80_000, maxQueued: 10, maxQueuedPerKey: 5 }));
     const answers = [send("a", 1, 30_000), send("b", 1, 30_000), send("c", 1, 80_000), send("d", 1, 20_000)];

@@ -53,6 +53,16 @@ export class AdmissionQueue {
     this.maxWaitMs = options.maxWaitMs ?? 5_000;
   }
 
+  /** requests waiting for their turn */
+  get waiting(): number {
+    return this.queued;
+  }
+
+  /** weight (declared body bytes) running now */
+  get runningWeight(): number {
+    return this.running;
+  }
+
   /** seconds a refused client should wait: the work ahead of it, at least 1 */
   retryAfterSeconds(): number {
     return Math.max(1, Math.ceil(((this.running + this.waitingWeight) * this.msPerUnit) / 1000));
@@ -136,6 +146,13 @@ export class AdmissionQueue {
   }
 }
 
+declare module "hono" {
+  interface ContextVariableMap {
+    /** set when the admission refused this request (503 Server busy), for the metrics */
+    admissionRefused: boolean;
+  }
+}
+
 export interface BulkAdmissionRoute {
   /** a POST declaring a Content-Length below this is not queued (default 16 KiB, ~1000 addresses) */
   minBytes?: number;
@@ -149,7 +166,13 @@ export function bulkAdmission(queue: AdmissionQueue, options: BulkAdmissionRoute
     const declared = Number(c.req.header("content-length") ?? NaN);
     if (declared < minBytes) return next();
     // without a declared length (chunked) the body could be anything up to the limit: it runs alone
-    const done = await queue.acquire(c.get("auth")?.project.id ?? "", Number.isFinite(declared) ? declared : queue.capacity);
+    let done: () => void;
+    try {
+      done = await queue.acquire(c.get("auth")?.project.id ?? "", Number.isFinite(declared) ? declared : queue.capacity);
+    } catch (error) {
+      c.set("admissionRefused", true);
+      throw error;
+    }
     try {
       await next();
     } finally {

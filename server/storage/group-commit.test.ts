@@ -57,6 +57,21 @@ describe("GroupCommitQueue", () => {
     expect(groups).toEqual([[1], [2, 3, 4]]);
   });
 
+  it("reports the weight submitted and not yet taken into a group", async () => {
+    const { queue, release } = recordingQueue({ weigh: (n) => n as number }, true);
+    expect(queue.waitingWeight).toBe(0);
+    const first = queue.submit(5);
+    expect(queue.waitingWeight).toBe(5);
+    await new Promise((r) => setImmediate(r));
+    // 5 is being written; what arrives now waits for the next group
+    expect(queue.waitingWeight).toBe(0);
+    const later = [3, 4].map((n) => queue.submit(n));
+    expect(queue.waitingWeight).toBe(7);
+    release();
+    await Promise.all([first, ...later]);
+    expect(queue.waitingWeight).toBe(0);
+  });
+
   it("isolates an item whose write fails: its neighbours still succeed", async () => {
     const queue = new GroupCommitQueue<number, number>(async (items) => {
       if (items.includes(13)) throw new Error("bad item");

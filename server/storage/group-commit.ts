@@ -116,6 +116,13 @@ export class GroupCommitQueue<T, R> {
     return work;
   }
 
+  /** the weight (`weigh`: rows) submitted and not yet taken into a group, for the metrics */
+  get waitingWeight(): number {
+    let weight = 0;
+    for (const pending of this.pending) weight += this.weigh(pending.item);
+    return weight;
+  }
+
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });

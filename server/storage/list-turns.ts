@@ -13,7 +13,7 @@ export class ListTurns {
 
   constructor(private readonly concurrency: number) {}
 
-  /** lists waiting for their turn */
+  /** lists waiting for their turn (the metrics report it) */
   get queued(): number {
     let count = 0;
     for (const queue of this.waiting.values()) count += queue.length;

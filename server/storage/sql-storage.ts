@@ -33,6 +33,7 @@ import type {
   ListResult,
   Project,
   Storage,
+  StorageWaiting,
   StoredConversion,
   Website,
 } from "./types.js";
@@ -131,6 +132,10 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
 
   async upkeepWarnings(): Promise<string[]> {
     return (await this.dialect.upkeepWarnings?.()) ?? [];
+  }
+
+  waiting(): StorageWaiting {
+    return { writeRows: this.queue.waitingWeight, lists: this.listTurns.queued };
   }
 
   // ---- projects

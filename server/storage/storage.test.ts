@@ -165,6 +165,30 @@ describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ na
     expect(await storage.getConversions(other.id, ids)).toEqual([]);
   });
 
+  it("reports what waits in its queues: lists beyond its readers wait their turn; nothing once all is done", async () => {
+    // SQLite's lists read off the event loop, as the server reads them (without the reader thread they are read at once)
+    const reading = await createStorage({ ...options, sqliteReaderThread: true });
+    try {
+      const project = await reading.createProject({ name: `p-${randomUUID()}`, plan: "scale" });
+      await reading.commitConversions({ projectId: project.id, period: PERIOD, limit: null, conversions: ["8.8.8.8", "1.1.1.1"].map((ip) => sampleConversion(ip)) });
+      expect(reading.waiting()).toEqual({ writeRows: 0, lists: 0 });
+      // the reader thread (SQLite) or the pool's share for lists (PostgreSQL) reads a few at once; the rest wait
+      const lists = Array.from({ length: 24 }, () => reading.listConversions({ projectId: project.id, offset: 0, limit: 50 }));
+      let settled = false;
+      void Promise.all(lists).finally(() => (settled = true));
+      let mostWaiting = 0;
+      while (!settled) {
+        mostWaiting = Math.max(mostWaiting, reading.waiting().lists);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(mostWaiting).toBeGreaterThan(0);
+      expect((await Promise.all(lists)).every((list) => list.totalCount === 2)).toBe(true);
+      expect(reading.waiting()).toEqual({ writeRows: 0, lists: 0 });
+    } finally {
+      await reading.close();
+    }
+  });
+
   it("lists newest first with offset, totalCount and ipSearch by prefix and CIDR", async () => {
     const project = await newProject();
     const ips = ["10.1.2.3", "10.1.9.9", "10.2.0.1", "192.168.0.1", "2001:db8::1", "2001:db9::1", "::ffff:10.1.2.3", "HELLO"];

@@ -106,6 +106,13 @@ export interface ListResult {
   totalCount: number;
 }
 
+export interface StorageWaiting {
+  /** conversion rows submitted and not yet taken into a group commit */
+  writeRows: number;
+  /** lists waiting for their turn to be read (docs/storage.md "Lists off the event loop, taking turns") */
+  lists: number;
+}
+
 export interface Storage {
   readonly kind: "sqlite" | "postgres";
   /** runs the versioned migrations that are not applied yet */
@@ -144,6 +151,9 @@ export interface Storage {
    * for the operator (PostgreSQL with autovacuum off, docs/storage.md); `ipatlas serve` logs them.
    */
   upkeepWarnings(): Promise<string[]>;
+
+  /** what waits in this process's queues now, for the metrics (server/metrics) */
+  waiting(): StorageWaiting;
 
   /**
    * Group commit: batches that arrive together share one transaction. Each batch reserves its
