@@ -89,7 +89,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
     logger: log,
   });
   // prom-client, and the ~50 modules of @opentelemetry/api its default metrics require, only when asked for
-  const metrics = config.metrics ? (await import("./metrics/metrics.js")).createMetrics({ databases: () => engine.databases() }) : undefined;
+  const metrics = config.metrics ? (await import("./metrics/metrics.js")).createMetrics({ databases: () => engine.databases(), storageWaiting: () => storage.waiting() }) : undefined;
   const converter = createConverter({ storage, engine });
   const deps: AppDeps = { storage, engine, config, keys, services, log, metrics, converter };
   const app = createApp(deps);

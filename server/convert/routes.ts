@@ -96,7 +96,9 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
   });
 
   // Bulks queue before their body is read: a few run at once, the rest wait their key's turn or get 503.
-  app.post(API_ROUTES.convert.path, bulkAdmission(new AdmissionQueue()), jsonBody(), async (c) => {
+  const admission = new AdmissionQueue();
+  appDeps.metrics?.trackBulkAdmission(admission);
+  app.post(API_ROUTES.convert.path, bulkAdmission(admission), jsonBody(), async (c) => {
     const body = c.get("jsonBody");
     const problem = bulkBodyMessage(body);
     if (problem) throw new ApiError(400, problem);

@@ -1,8 +1,9 @@
 /**
  * Prometheus metrics (prom-client), off unless IPATLAS_METRICS=1 or `serve --metrics`: requests by
- * route and status with latency histograms, conversions stored, quota and rate-limit refusals,
- * group-commit sizes, open connections, each geolocation database's build age, and Node's own
- * (event-loop lag, heap, GC). Under --workers N the primary aggregates every worker's registry
+ * route and status with latency histograms, conversions stored, quota, rate-limit and busy
+ * refusals, group-commit sizes, what waits in the bounded queues (bulks, rows to write, lists),
+ * open connections, each geolocation database's build age, and Node's own (event-loop lag, heap,
+ * GC). Under --workers N the primary aggregates every worker's registry
  * (cluster-metrics.ts).
  */
 import type { Server } from "node:http";
@@ -10,6 +11,8 @@ import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { GeoDatabaseInfo } from "../geo/types.js";
+import type { AdmissionQueue } from "../middleware/bulk-admission.js";
+import type { StorageWaiting } from "../storage/types.js";
 import { observeGroupCommits } from "../storage/group-commit.js";
 import type { AppEnv } from "../app-types.js";
 
@@ -20,8 +23,10 @@ export interface AnswerObserved {
   status: number;
   startedAt: number;
   conversionsStored?: number;
-  refusal?: "quota" | "rate_limit";
+  refusal?: Refusal;
 }
+
+type Refusal = "quota" | "rate_limit" | "busy";
 
 export interface Metrics {
   registry: Registry;
@@ -31,6 +36,8 @@ export interface Metrics {
   observe(answer: AnswerObserved): void;
   /** counts the listener's open connections */
   trackServer(server: Server): void;
+  /** reports what the bulk POST /convert admission runs and holds waiting */
+  trackBulkAdmission(queue: AdmissionQueue): void;
   close(): void;
 }
 
@@ -46,6 +53,8 @@ export function answerClusterScrapes(): void {
 export interface MetricsOptions {
   /** the engine's databases, read at each scrape */
   databases: () => GeoDatabaseInfo[];
+  /** what waits in the storage's queues, read at each scrape */
+  storageWaiting: () => StorageWaiting;
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -62,7 +71,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const requests = new Counter({ name: "ipatlas_http_requests_total", help: "HTTP requests by route pattern, method and status", labelNames: ["method", "route", "status"], registers: [registry] });
   const duration = new Histogram({ name: "ipatlas_http_request_duration_seconds", help: "time to answer, by route pattern and method", labelNames: ["method", "route"], buckets: LATENCY_BUCKETS, registers: [registry] });
   const stored = new Counter({ name: "ipatlas_conversions_stored_total", help: "conversions stored (and counted against plans)", registers: [registry] });
-  const refusals = new Counter({ name: "ipatlas_refusals_total", help: "429 answers: reason quota (plan limit) or rate_limit (public key per minute)", labelNames: ["reason"], registers: [registry] });
+  const refusals = new Counter({
+    name: "ipatlas_refusals_total",
+    help: "refused requests: reason quota (429, plan limit), rate_limit (429, public key per minute) or busy (503, bulk admission's queue full or waited too long)",
+    labelNames: ["reason"],
+    registers: [registry],
+  });
   const groupRequests = new Histogram({ name: "ipatlas_group_commit_requests", help: "requests written together in one group-commit transaction", buckets: GROUP_BUCKETS, registers: [registry] });
   const groupRows = new Histogram({ name: "ipatlas_group_commit_rows", help: "conversion rows written in one group-commit transaction", buckets: ROW_BUCKETS, registers: [registry] });
   const groupSeconds = new Histogram({
@@ -86,8 +100,23 @@ export function createMetrics(options: MetricsOptions): Metrics {
       }
     },
   });
-  refusals.inc({ reason: "quota" }, 0);
-  refusals.inc({ reason: "rate_limit" }, 0);
+  for (const reason of ["quota", "rate_limit", "busy"] satisfies Refusal[]) refusals.inc({ reason }, 0);
+
+  // Gauges read at each scrape; summed over --workers (prom-client's default aggregation).
+  let admission: AdmissionQueue | undefined;
+  const waitingGauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  waitingGauge("ipatlas_bulk_admission_waiting", "bulk POST /convert requests waiting for their turn, body not read yet", () => admission?.waiting ?? 0);
+  waitingGauge("ipatlas_bulk_admission_running_bytes", "declared body bytes of the bulk POST /convert requests running (the admission's capacity bounds it)", () => admission?.runningWeight ?? 0);
+  waitingGauge("ipatlas_storage_write_rows_waiting", "conversion rows waiting for their group commit", () => options.storageWaiting().writeRows);
+  waitingGauge("ipatlas_storage_lists_waiting", "conversion lists waiting for their turn to be read", () => options.storageWaiting().lists);
 
   const stopObserving = observeGroupCommits((group) => {
     groupRequests.observe(group.items);
@@ -114,7 +143,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
         const status = c.res.status;
         // the matched route pattern (bounded label values), never the raw path
         const route = status === 404 && c.req.path !== "/" ? "unmatched" : routePath(c, -1) || c.req.path;
-        const refusal = status === 429 ? (c.get("quota") ? "quota" : "rate_limit") : undefined;
+        const refusal = status === 429 ? (c.get("quota") ? "quota" : "rate_limit") : status === 503 && c.get("admissionRefused") ? "busy" : undefined;
         observe({ method: c.req.method, route, status, startedAt: started, conversionsStored: c.get("conversionsStored"), refusal });
       };
     },
@@ -124,6 +153,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
         connections.inc();
         socket.once("close", () => connections.dec());
       });
+    },
+    trackBulkAdmission(queue) {
+      admission = queue;
     },
     close() {
       stopObserving();

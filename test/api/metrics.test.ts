@@ -3,6 +3,7 @@
  * port or its own port with a token; aggregated over the workers of `serve --workers 2`.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { randomPublicIpv4 } from "../helpers/random-addresses.js";
 import { startServer, type TestServer } from "../helpers/server.js";
 
 interface Sample {
@@ -93,6 +94,41 @@ describe("metrics", () => {
     const city = samples.find((s) => s.name === "ipatlas_geo_database_build_age_seconds" && s.labels.name === "city");
     expect(city?.value).toBeGreaterThan(0);
     expect(samples.some((s) => s.name === "ipatlas_nodejs_eventloop_lag_seconds")).toBe(true);
+  }, 120_000);
+
+  it("report what the bounded queues hold, and count bulks refused as busy", async () => {
+    const server = await start({ env: { IPATLAS_METRICS: "1" }, timeoutMs: 90_000 });
+    const key = (await server.cli("project", "create", "--name", "q", "--plan", "scale")).secretKey;
+    const gauges = async () => {
+      const { samples } = await scrape(`${server.url}/metrics`);
+      return {
+        waiting: sum(samples, "ipatlas_bulk_admission_waiting"),
+        runningBytes: sum(samples, "ipatlas_bulk_admission_running_bytes"),
+        writeRows: sum(samples, "ipatlas_storage_write_rows_waiting"),
+        lists: sum(samples, "ipatlas_storage_lists_waiting"),
+        busy: sum(samples, "ipatlas_refusals_total", { reason: "busy" }),
+      };
+    };
+    expect(await gauges()).toEqual({ waiting: 0, runningBytes: 0, writeRows: 0, lists: 0, busy: 0 });
+    // eight full bulks of one key at once: one runs, up to four (a key's share of the queue) wait, the rest get 503
+    const body = JSON.stringify({ ips: randomPublicIpv4(5000) });
+    const bulks = Array.from({ length: 8 }, () =>
+      fetch(`${server.url}/convert`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body }).then(async (r) => (await r.arrayBuffer(), r.status)),
+    );
+    let settled = false;
+    void Promise.all(bulks).finally(() => (settled = true));
+    let most = { waiting: 0, runningBytes: 0 };
+    while (!settled) {
+      const now = await gauges();
+      most = { waiting: Math.max(most.waiting, now.waiting), runningBytes: Math.max(most.runningBytes, now.runningBytes) };
+    }
+    const statuses = await Promise.all(bulks);
+    expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
+    expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0);
+    expect(most.waiting).toBeGreaterThan(0);
+    expect(most.runningBytes).toBeGreaterThanOrEqual(body.length);
+    const after = await gauges();
+    expect(after).toEqual({ waiting: 0, runningBytes: 0, writeRows: 0, lists: 0, busy: statuses.filter((status) => status === 503).length });
   }, 120_000);
 
   it("on their own port behind a bearer token", async () => {
