@@ -12,6 +12,7 @@
 import type { MiddlewareHandler } from "hono";
 import { MESSAGES } from "../../lib/schemas/messages.js";
 import type { AppEnv } from "../app-types.js";
+import { RoundRobin } from "../round-robin.js";
 import { ApiError } from "./envelope.js";
 
 export interface BulkAdmissionOptions {
@@ -36,9 +37,8 @@ export class AdmissionQueue {
   private running = 0;
   /** weight waiting */
   private waitingWeight = 0;
-  private queued = 0;
-  /** waiters per key; Map order is the round-robin order */
-  private readonly byKey = new Map<string, Waiter[]>();
+  /** waiters per key, started round-robin between keys */
+  private readonly waiters = new RoundRobin<string, Waiter>();
   /** smoothed run time per unit of weight, for Retry-After (a 5000-address bulk ~ 85 KB ~ 250 ms) */
   private msPerUnit = 0.003;
   readonly capacity: number;
@@ -55,7 +55,7 @@ export class AdmissionQueue {
 
   /** requests waiting for their turn */
   get waiting(): number {
-    return this.queued;
+    return this.waiters.size;
   }
 
   /** weight (declared body bytes) running now */
@@ -71,9 +71,8 @@ export class AdmissionQueue {
   /** Resolves when `key` may run `weight` (call the returned `done` after), or rejects with 503. */
   async acquire(key: string, weight = this.capacity): Promise<() => void> {
     weight = Math.min(Math.max(weight, 1), this.capacity);
-    if (this.queued === 0 && this.fits(weight)) return this.begin(weight);
-    const waiting = this.byKey.get(key);
-    if (this.queued >= this.maxQueued || (waiting?.length ?? 0) >= this.maxQueuedPerKey) throw this.busy();
+    if (this.waiters.size === 0 && this.fits(weight)) return this.begin(weight);
+    if (this.waiters.size >= this.maxQueued || this.waiters.countOf(key) >= this.maxQueuedPerKey) throw this.busy();
     return new Promise<() => void>((resolve, reject) => {
       const waiter: Waiter = {
         weight,
@@ -83,9 +82,7 @@ export class AdmissionQueue {
           reject(this.busy());
         }, this.maxWaitMs),
       };
-      if (waiting) waiting.push(waiter);
-      else this.byKey.set(key, [waiter]);
-      this.queued++;
+      this.waiters.push(key, waiter);
       this.waitingWeight += weight;
     });
   }
@@ -114,15 +111,9 @@ export class AdmissionQueue {
    */
   private next(): void {
     for (;;) {
-      const first = this.byKey.entries().next();
-      if (first.done) return;
-      const [key, waiters] = first.value;
-      const waiter = waiters[0]!;
-      if (!this.fits(waiter.weight)) return;
-      waiters.shift();
-      this.byKey.delete(key);
-      if (waiters.length) this.byKey.set(key, waiters);
-      this.queued--;
+      const first = this.waiters.peek();
+      if (!first || !this.fits(first.weight)) return;
+      const waiter = this.waiters.shift()!;
       this.waitingWeight -= waiter.weight;
       clearTimeout(waiter.timer);
       waiter.start();
@@ -130,12 +121,7 @@ export class AdmissionQueue {
   }
 
   private remove(key: string, waiter: Waiter): void {
-    const waiters = this.byKey.get(key);
-    const at = waiters?.indexOf(waiter) ?? -1;
-    if (at < 0) return;
-    waiters!.splice(at, 1);
-    if (!waiters!.length) this.byKey.delete(key);
-    this.queued--;
+    if (!this.waiters.remove(key, waiter)) return;
     this.waitingWeight -= waiter.weight;
     // a heavy waiter that timed out at the head may have been holding lighter ones back
     this.next();

@@ -6,18 +6,18 @@
  * projects waiting start a list each in turn: one tenant's queue of slow pages does not hold
  * another's list behind all of it.
  */
+import { RoundRobin } from "../round-robin.js";
+
 export class ListTurns {
   private running = 0;
-  /** each project's lists not started yet, in arrival order; the Map's order is the projects' turns */
-  private readonly waiting = new Map<number, Array<() => void>>();
+  /** each project's lists not started yet, started round-robin between projects */
+  private readonly waiting = new RoundRobin<number, () => void>();
 
   constructor(private readonly concurrency: number) {}
 
   /** lists waiting for their turn (the metrics report it) */
   get queued(): number {
-    let count = 0;
-    for (const queue of this.waiting.values()) count += queue.length;
-    return count;
+    return this.waiting.size;
   }
 
   run<T>(project: number, read: () => Promise<T>): Promise<T> {
@@ -28,24 +28,12 @@ export class ListTurns {
           .then(resolve, reject)
           .finally(() => {
             this.running--;
-            this.startNext();
+            this.waiting.shift()?.();
           });
       };
-      const queue = this.waiting.get(project);
-      if (queue) queue.push(start);
-      else if (this.running < this.concurrency) start();
-      else this.waiting.set(project, [start]);
+      // a project with lists waiting waits behind them, so its lists keep their order
+      if (this.waiting.countOf(project) === 0 && this.running < this.concurrency) start();
+      else this.waiting.push(project, start);
     });
-  }
-
-  /** the first project in turn starts its oldest list, then goes to the back of the turns */
-  private startNext(): void {
-    const next = this.waiting.entries().next();
-    if (next.done) return;
-    const [project, queue] = next.value;
-    this.waiting.delete(project);
-    const start = queue.shift()!;
-    if (queue.length) this.waiting.set(project, queue);
-    start();
   }
 }
