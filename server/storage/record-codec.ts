@@ -297,11 +297,13 @@ export interface RecordParts {
  * text for recordJson, shared by every row with that text and frozen: read them, never change them.
  */
 export function recordParts(row: StoredColumns, startedAt: number): RecordParts {
-  if (row.extra !== null) {
-    const data = decodeRecord(row, startedAt);
-    return { ip: data.ip, location: data, network: data };
-  }
+  if (row.extra !== null) return ipObjectParts(decodeRecord(row, startedAt));
   return { ip: row.ip, location: storedLocation(row.locationJson).value, network: storedNetwork(row.networkJson).value };
+}
+
+/** the parts of a whole Ip object: the object itself, read through the parts' fields */
+export function ipObjectParts(data: IpObject): RecordParts {
+  return { ip: data.ip, location: data, network: data };
 }
 
 const PART_TEXTS_MAX = 5_000;

@@ -4,7 +4,7 @@
  */
 import type { Plan } from "../../lib/schemas/api.js";
 import type { IpObject } from "../../lib/schemas/ip-object.js";
-import { decodeRecord, recordJson, recordParts, statusFromCode, type RecordParts, type StoredColumns } from "./record-codec.js";
+import { decodeRecord, ipObjectParts, recordJson, recordParts, statusFromCode, type RecordParts, type StoredColumns } from "./record-codec.js";
 import type { ApiKey, KeyKind, Project, StoredConversion, Website } from "./types.js";
 
 export interface ProjectRow {
@@ -156,10 +156,8 @@ export function conversionDataJson(conversion: StoredConversion): string {
  * Ip object. The parts may be shared and frozen: read them, never change them.
  */
 export function conversionParts(conversion: StoredConversion): RecordParts {
-  return conversion instanceof StoredRecord ? conversion.parts() : partsOf(conversion.data);
+  return conversion instanceof StoredRecord ? conversion.parts() : ipObjectParts(conversion.data);
 }
-
-const partsOf = (data: IpObject): RecordParts => ({ ip: data.ip, location: data, network: data });
 
 /**
  * A conversion as the API shows it (docs/api.md "Conversion records"), as JSON text; `dataJson`
