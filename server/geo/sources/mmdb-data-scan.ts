@@ -5,13 +5,9 @@
  * pointers out of range. mmdb-lib trusts these, so a corrupt file would otherwise decode as
  * plausible garbage.
  */
-const POINTER = 1;
-const UTF8 = 2;
-const DOUBLE = 3;
-const MAP = 7;
-const ARRAY = 11;
-const BOOLEAN = 14;
-const FLOAT = 15;
+/** the data section's value types (an extended type is 7 plus its next byte) */
+export const MMDB_TYPE = { POINTER: 1, UTF8: 2, DOUBLE: 3, UINT16: 5, UINT32: 6, MAP: 7, UINT64: 9, ARRAY: 11, BOOLEAN: 14, FLOAT: 15 } as const;
+const { POINTER, UTF8, DOUBLE, MAP, ARRAY, BOOLEAN, FLOAT } = MMDB_TYPE;
 /** sizes 29, 30 and 31 say that 1, 2 or 3 more bytes follow, added to these */
 const LONG_SIZE_BASE = [29, 285, 65821];
 /** largest payload each integer type may have */

@@ -6,17 +6,13 @@
  * each one: a damaged end reads as no date, as a file mmdb-lib cannot open does.
  */
 import { open } from "node:fs/promises";
-import { MmdbDataScanner, valueHeader } from "./mmdb-data-scan.js";
+import { MMDB_TYPE, MmdbDataScanner, valueHeader } from "./mmdb-data-scan.js";
 
 export const METADATA_MARKER = Buffer.from([0xab, 0xcd, 0xef, ...Buffer.from("MaxMind.com")]);
 /** the metadata, marker included, lies within this many bytes of the file's end */
 const METADATA_MAX_BYTES = 128 * 1024;
 
-const UTF8 = 2;
-const MAP = 7;
-const UINT16 = 5;
-const UINT32 = 6;
-const UINT64 = 9;
+const { UTF8, MAP, UINT16, UINT32, UINT64 } = MMDB_TYPE;
 
 /** the build date of the .mmdb file at `path`, or null when its end holds no readable metadata */
 export async function mmdbBuildDate(path: string): Promise<Date | null> {
