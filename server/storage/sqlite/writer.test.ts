@@ -119,6 +119,27 @@ describe("the writer thread", () => {
     }
   });
 
+  it("a bulk's new parts are saved before its rows' transaction: rows that fail to write leave them saved", async () => {
+    const storage = (await createStorage({ dataDir: makeDataDir(), sqliteWriterThread: true })) as SqlStorage<SqliteDialect>;
+    const count = (table: string) => storage.dialect["db"].prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+    try {
+      const project = await storage.createProject({ name: "p", plan: "scale" });
+      // a bulk (over 1000 rows): its new parts are saved first (SqlStorage.writeGroup); a repeated id fails the rows
+      const conversions = Array.from({ length: 1200 }, (_, i) => sampleConversion(`81.2.${i >> 8}.${i & 255}`, i % 4));
+      conversions[1] = { ...conversions[1]!, uniqueId: conversions[0]!.uniqueId };
+      await expect(storage.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions })).rejects.toThrow(/UNIQUE/);
+      expect(count("conversions")).toBe(0);
+      expect(count("locations")).toBeGreaterThan(0);
+      expect(count("networks")).toBeGreaterThan(0);
+      // the parts' ids are known now: the same rows, ids fixed, point at them
+      conversions[1] = { ...conversions[1]!, uniqueId: randomUUID() };
+      expect(await storage.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions })).toEqual({ accepted: true, used: 1200 });
+      for (const c of [conversions[0]!, conversions[1199]!]) expect((await storage.getConversion(project.id, c.uniqueId))?.data).toStrictEqual(c.data);
+    } finally {
+      await storage.close();
+    }
+  });
+
   it("checkpoints the WAL on its timer; the main connection never does, until the thread stops", async () => {
     const dataDir = makeDataDir();
     const storage = (await createStorage({ dataDir, sqliteWriterThread: true })) as SqlStorage<SqliteDialect>;
