@@ -10,7 +10,7 @@ import type { IpObject } from "../../lib/schemas/ip-object.js";
 import type { ConversionStatus } from "../../lib/schemas/api.js";
 import type { ConvertResult, PartToken } from "../geo/types.js";
 import type { NewConversion } from "./types.js";
-import { foldAscii, ipToKey, keyType } from "./ip-bytes.js";
+import { foldAscii, ipToKey, IpKeyBlock, keyType } from "./ip-bytes.js";
 import { ipObjectText, locationPartText, locationText, networkPartText, networkText, type PartText } from "../geo/engine/ip-object-json.js";
 import { TimeSlice } from "../time-slice.js";
 
@@ -160,13 +160,13 @@ type RecordSource = Pick<NewConversion, "status" | "data" | "startedAt" | "parts
  * falls back to `extra` when it would not reproduce the value exactly. A located conversion's
  * values are read from `address`: its Ip object is read only for a part seen the first time.
  */
-export function encodeRecord(conversion: RecordSource): EncodedRecord {
+export function encodeRecord(conversion: RecordSource, keys?: IpKeyBlock): EncodedRecord {
   const { parts, address } = conversion;
   if (parts && address) {
     const location = dimensionByToken(parts.location, locationText, conversion);
     const network = dimensionByToken(parts.network, networkText, conversion);
     const timeNow = locationText(parts.location, conversion).tail === null ? null : address.timeNow;
-    return encodeValues(address.ip, address.type, timeNow, address.completion, location, network, conversion);
+    return encodeValues(address.ip, address.type, timeNow, address.completion, location, network, conversion, keys);
   }
   const data = conversion.data;
   const location = parts
@@ -174,7 +174,7 @@ export function encodeRecord(conversion: RecordSource): EncodedRecord {
     : dimension({ is_eu: data.is_eu, continent: withoutTimeNow(data.continent) });
   const network = parts ? dimensionByToken(parts.network, networkText, conversion) : dimension({ registered_country: data.registered_country, asn: data.asn });
   const timeNow = data.continent?.country?.city?.timezone?.time_now ?? null;
-  return encodeValues(data.ip, data.type, timeNow, data.completion_time, location, network, conversion);
+  return encodeValues(data.ip, data.type, timeNow, data.completion_time, location, network, conversion, keys);
 }
 
 function encodeValues(
@@ -185,6 +185,7 @@ function encodeValues(
   location: Dimension,
   network: Dimension,
   conversion: RecordSource,
+  keys: IpKeyBlock | undefined,
 ): EncodedRecord {
   const record: EncodedRecord = {
     ip: ip === null ? null : foldAscii(ip),
@@ -197,12 +198,13 @@ function encodeValues(
     extra: null,
   };
   if (type !== null) {
-    record.ipKey = ip === null ? null : ipToKey(ip, type);
+    record.ipKey = ip === null ? null : ipToKey(ip, type, keys);
     // An ip whose type does not parse (not produced by the engine): keep the object whole.
     if (record.ipKey === null) return { ...record, extra: JSON.stringify({ d: conversion.data } satisfies Extra) };
   }
+  // Made only for a row that needs it: most rows have no extra, and a bulk encodes thousands.
   // Canonical addresses are lower case already; only invalid input can differ.
-  const extra: Extra = ip !== null && record.ip !== ip ? { i: ip } : {};
+  let extra: Extra | null = ip !== null && record.ip !== ip ? { i: ip } : null;
 
   if (timeNow !== null) {
     const time = encodeTimeNow(timeNow, conversion.startedAt);
@@ -210,25 +212,27 @@ function encodeValues(
       record.tzOffset = time.tzOffset;
       record.timeShift = time.timeShift;
     } else {
-      extra.t = timeNow;
+      (extra ??= {}).t = timeNow;
     }
   }
 
   if (completion) {
     // The engine measures to the microsecond (server/geo/engine/build-ip-object.ts completionTime).
     const us = typeof completion.miliseconds === "number" ? Math.round(completion.miliseconds * 1000) : null;
-    const derived = completionFrom(us);
-    const exact =
-      derived !== null &&
-      Object.keys(completion).length === 2 &&
-      completion.miliseconds === derived.miliseconds &&
-      completion.seconds === derived.seconds;
-    if (exact) record.completionUs = us;
-    else extra.c = completion;
+    if (us !== null && derivesExactly(completion, us)) record.completionUs = us;
+    else (extra ??= {}).c = completion;
   }
 
-  record.extra = Object.keys(extra).length ? JSON.stringify(extra) : null;
+  record.extra = extra ? JSON.stringify(extra) : null;
   return record;
+}
+
+/** whether completionFrom(us) gives `completion` back: the same two members, the same values */
+function derivesExactly(completion: NonNullable<IpObject["completion_time"]>, us: number): boolean {
+  if (!Number.isSafeInteger(us) || completion.miliseconds !== us / 1000 || completion.seconds !== us / 1_000_000) return false;
+  let members = 0;
+  for (const key in completion) if (Object.hasOwn(completion, key)) members++;
+  return members === 2;
 }
 
 /**
@@ -237,11 +241,12 @@ function encodeValues(
  */
 export async function encodeConversions(conversions: readonly NewConversion[]): Promise<EncodedRecord[]> {
   const records: EncodedRecord[] = new Array(conversions.length);
+  const keys = new IpKeyBlock(conversions.length);
   const slice = new TimeSlice();
   await slice.begin(conversions.length);
   for (let i = 0; i < conversions.length; i++) {
     if (slice.due()) await slice.pause();
-    records[i] = encodeRecord(conversions[i]!);
+    records[i] = encodeRecord(conversions[i]!, keys);
   }
   return records;
 }

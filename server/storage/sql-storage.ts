@@ -367,7 +367,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     slice: TimeSlice,
     newDimensions?: Record<DimensionTable, Dimension[]>,
   ): Promise<ConversionGroup> {
-    const rows = emptyColumns();
+    const rows = emptyColumns(items.reduce((sum, { batch }) => sum + batch.conversions.length, 0));
     const locations = this.dimensionIds.locations;
     const networks = this.dimensionIds.networks;
     // the parts the statement saves, by the placeholder ConversionGroup.newDimensions describes
@@ -375,31 +375,32 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     const newLocations = placeholders(newDimensions?.locations);
     const newNetworks = placeholders(newDimensions?.networks);
     const batches: ConversionGroup["batches"] = [];
+    let row = 0;
     for (let i = 0; i < items.length; i++) {
       const { batch, records, piece } = items[i]!;
-      const start = rows.project.length;
+      const start = row;
       const project = projects[i]!;
-      for (let j = 0; j < batch.conversions.length; j++) {
+      for (let j = 0; j < batch.conversions.length; j++, row++) {
         if (slice.due()) await slice.pause();
         const conversion = batch.conversions[j]!;
         const record = records[j]!;
-        rows.project.push(project);
-        rows.unique_id.push(conversion.uniqueId);
-        rows.status.push(STATUS_CODES[conversion.status]);
-        rows.ip.push(record.ip);
-        rows.ip_key.push(record.ipKey);
-        rows.started_at.push(conversion.startedAt);
-        rows.completed_ms.push(conversion.completedAt - conversion.startedAt);
-        rows.created_ms.push(createdAt - conversion.startedAt);
-        rows.location.push(dimensionId(locations, record.location) ?? newLocations.get(record.location.key)!);
-        rows.network.push(dimensionId(networks, record.network) ?? newNetworks.get(record.network.key)!);
-        rows.tz_offset.push(record.tzOffset);
-        rows.time_shift.push(record.timeShift);
-        rows.completion_us.push(record.completionUs);
-        rows.extra.push(record.extra);
-        rows.seq.push(0);
+        rows.project[row] = project;
+        rows.unique_id[row] = conversion.uniqueId;
+        rows.status[row] = STATUS_CODES[conversion.status];
+        rows.ip[row] = record.ip;
+        rows.ip_key[row] = record.ipKey;
+        rows.started_at[row] = conversion.startedAt;
+        rows.completed_ms[row] = conversion.completedAt - conversion.startedAt;
+        rows.created_ms[row] = createdAt - conversion.startedAt;
+        rows.location[row] = dimensionId(locations, record.location) ?? newLocations.get(record.location.key)!;
+        rows.network[row] = dimensionId(networks, record.network) ?? newNetworks.get(record.network.key)!;
+        rows.tz_offset[row] = record.tzOffset;
+        rows.time_shift[row] = record.timeShift;
+        rows.completion_us[row] = record.completionUs;
+        rows.extra[row] = record.extra;
+        rows.seq[row] = 0;
       }
-      batches.push({ project, period: batch.period, limit: batch.limit, start, end: rows.project.length, piece });
+      batches.push({ project, period: batch.period, limit: batch.limit, start, end: row, piece });
     }
     return { batches, rows, newDimensions };
   }
