@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createGeoEngine } from "./engine.js";
+import { locationPartText } from "./ip-object-json.js";
 import { LocatedResult } from "./located-result.js";
 import type { GeoEngine } from "../types.js";
 import { JsonBytes } from "../../json-bytes.js";
@@ -91,5 +92,26 @@ describe("IpObjectJson", () => {
     const result = bundled.convert("8.8.8.8", new Date());
     expect(bundled.toJson(result)).toContain("https://geo.example.com/flags/us.svg");
     expectSameText(bundled);
+  });
+});
+
+describe("locationPartText", () => {
+  const timezone = { name: "Europe/London", time_now: "2026-11-30T01:02:03+00:00" };
+  const continent = (extra: object) =>
+    ({ name: "Europe", code: "EU", geoname_id: 1, ...extra, country: { name: "United Kingdom", code: "GB", city: { name: "London", timezone } } }) as never;
+  /** the text with time_now written into the cut, as an answer is made from it */
+  const joined = (text: ReturnType<typeof locationPartText>, timeNow: string) => `{${text.head}${JSON.stringify(timeNow)}${text.tail}}`;
+
+  it("cuts the stored text (time_now null) where the time zone's time_now goes", () => {
+    const text = locationPartText(false, continent({ note: '"time_now":null' }));
+    expect(JSON.parse(text.whole).continent.country.city.timezone.time_now).toBeNull();
+    expect(joined(text, timezone.time_now)).toBe(JSON.stringify({ is_eu: false, continent: continent({ note: '"time_now":null' }) }));
+  });
+
+  it("finds the time zone's time_now when another member of that name comes first", () => {
+    const text = locationPartText(true, continent({ time_now: null }));
+    expect(joined(text, timezone.time_now)).toBe(JSON.stringify({ is_eu: true, continent: continent({ time_now: null }) }));
+    expect(JSON.parse(text.whole).continent.country.city.timezone.time_now).toBeNull();
+    expect(JSON.parse(text.whole).continent.time_now).toBeNull();
   });
 });

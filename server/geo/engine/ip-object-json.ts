@@ -12,7 +12,7 @@ import type { IpObject } from "../../../lib/schemas/ip-object.js";
 import type { ConvertResult, PartToken } from "../types.js";
 import type { JsonBytes } from "../../json-bytes.js";
 
-/** what a location token's text is cut at: its own JSON escape cannot occur in real data */
+/** what a location token's text is cut at when `"time_now":null` is in it twice: its own JSON escape cannot occur in real data */
 const GAP = "\u0000time_now\u0000";
 const GAP_JSON = JSON.stringify(GAP);
 
@@ -51,7 +51,14 @@ export class IpObjectJson {
     }
     out.ascii(",");
     out.text(network.head);
-    out.ascii(`,"completion_time":${completionJson(address.completion)}}`);
+    // in pieces: a string of them per address would be garbage the moment it is copied
+    const completion = address.completion;
+    if (!completion) return out.ascii(',"completion_time":null}');
+    out.ascii(',"completion_time":{"miliseconds":');
+    out.ascii(String(completion.miliseconds));
+    out.ascii(',"seconds":');
+    out.ascii(String(completion.seconds));
+    out.ascii("}}");
   }
 }
 
@@ -98,15 +105,25 @@ export function locationPartText(isEu: IpObject["is_eu"], continent: IpObject["c
   const city = country?.city as City | null | undefined;
   const timezone = city?.timezone;
   if (!timezone) return wholeText(JSON.stringify({ is_eu: isEu, continent }));
-  const gapped = { ...continent, country: { ...country, city: { ...city, timezone: { ...timezone, time_now: GAP } } } };
-  const json = JSON.stringify({ is_eu: isEu, continent: gapped });
-  const at = json.indexOf(GAP_JSON);
+  const withTimeNow = (timeNow: string | null) => ({ is_eu: isEu, continent: { ...continent, country: { ...country, city: { ...city, timezone: { ...timezone, time_now: timeNow } } } } });
+  // The stored text, made once: `"time_now":null` is where the value goes. An unescaped quote
+  // only delimits a string, so each occurrence is a member named time_now, which only the time
+  // zone has; should there be another, the gap says which one it is.
+  let whole = JSON.stringify(withTimeNow(null));
+  let at = whole.indexOf(TIME_NOW_NULL);
+  if (whole.indexOf(TIME_NOW_NULL, at + 1) !== -1) {
+    const gapped = JSON.stringify(withTimeNow(GAP));
+    at = gapped.indexOf(GAP_JSON) - TIME_NOW_KEY.length;
+    whole = gapped.slice(0, at) + TIME_NOW_NULL + gapped.slice(at + TIME_NOW_KEY.length + GAP_JSON.length);
+  }
   // Head and tail are slices of the whole, not texts of their own: a kept token then holds its
   // text once (part tokens are kept for thousands of records: sources/record-cache.ts).
-  const whole = `${json.slice(0, at)}null${json.slice(at + GAP_JSON.length)}`;
-  return { head: whole.slice(1, at), tail: whole.slice(at + NULL_LENGTH, -1), whole };
+  const value = at + TIME_NOW_KEY.length;
+  return { head: whole.slice(1, value), tail: whole.slice(value + NULL_LENGTH, -1), whole };
 }
 
+const TIME_NOW_KEY = '"time_now":';
+const TIME_NOW_NULL = `${TIME_NOW_KEY}null`;
 const NULL_LENGTH = "null".length;
 
 /** `"registered_country":…,"asn":…` */
