@@ -77,17 +77,23 @@ async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: nu
   return Buffer.concat(chunks, size).toString("utf8");
 }
 
-/** Whether `value` nests arrays and objects deeper than `maxDepth`; a loop, not recursion. */
+/**
+ * Whether `value` nests arrays and objects deeper than `maxDepth`; a loop, not recursion. Only
+ * arrays and objects are stacked, each with its depth (1 for `value`): a bulk's 5000 strings are
+ * looked at, not queued.
+ */
 function nestsDeeper(value: unknown, maxDepth: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
+  const stack: Array<[object, number]> = [];
+  if (isNode(value)) stack.push([value, 1]);
   while (stack.length) {
     const [node, depth] = stack.pop()!;
-    if (typeof node !== "object" || node === null) continue;
-    if (depth + 1 > maxDepth) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+    if (depth > maxDepth) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) if (isNode(child)) stack.push([child, depth + 1]);
   }
   return false;
 }
+
+const isNode = (value: unknown): value is object => typeof value === "object" && value !== null;
 
 export function jsonBody(options: JsonBodyOptions = {}): MiddlewareHandler {
   const maxBytes = options.maxBytes ?? LIMITS.bodyBytes;
