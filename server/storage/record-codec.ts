@@ -229,7 +229,7 @@ function encodeValues(
 
 /** whether completionFrom(us) gives `completion` back: the same two members, the same values */
 function derivesExactly(completion: NonNullable<IpObject["completion_time"]>, us: number): boolean {
-  if (!Number.isSafeInteger(us) || completion.miliseconds !== us / 1000 || completion.seconds !== us / 1_000_000) return false;
+  if (!Number.isSafeInteger(us) || completion.miliseconds !== completionMs(us) || completion.seconds !== completionSeconds(us)) return false;
   let members = 0;
   for (const key in completion) if (Object.hasOwn(completion, key)) members++;
   return members === 2;
@@ -376,8 +376,12 @@ function formatTimeNow(row: { tzOffset: number | null; timeShift: number }, star
 
 function completionFrom(us: number | null): IpObject["completion_time"] {
   if (us === null || !Number.isSafeInteger(us)) return null;
-  return { miliseconds: us / 1000, seconds: us / 1_000_000 };
+  return { miliseconds: completionMs(us), seconds: completionSeconds(us) };
 }
+
+/** completion_time's values from its microseconds: read back by completionFrom, checked by derivesExactly */
+const completionMs = (us: number) => us / 1000;
+const completionSeconds = (us: number) => us / 1_000_000;
 
 function pad(n: number): string {
   return String(n).padStart(2, "0");

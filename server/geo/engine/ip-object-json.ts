@@ -53,17 +53,22 @@ export class IpObjectJson {
     out.text(network.head);
     // in pieces: a string of them per address would be garbage the moment it is copied
     const completion = address.completion;
-    if (!completion) return out.ascii(',"completion_time":null}');
-    out.ascii(',"completion_time":{"miliseconds":');
+    out.ascii(',"completion_time":');
+    if (!completion) return out.ascii("null}");
+    out.ascii(COMPLETION_MS);
     out.ascii(String(completion.miliseconds));
-    out.ascii(',"seconds":');
+    out.ascii(COMPLETION_SECONDS);
     out.ascii(String(completion.seconds));
     out.ascii("}}");
   }
 }
 
+/** completion_time's text around its two numbers, for both writers of it */
+const COMPLETION_MS = '{"miliseconds":';
+const COMPLETION_SECONDS = ',"seconds":';
+
 function completionJson(completion: IpObject["completion_time"]): string {
-  return completion ? `{"miliseconds":${completion.miliseconds},"seconds":${completion.seconds}}` : "null";
+  return completion ? `${COMPLETION_MS}${completion.miliseconds}${COMPLETION_SECONDS}${completion.seconds}}` : "null";
 }
 
 /**
