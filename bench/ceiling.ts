@@ -18,8 +18,8 @@
  *
  *   npx tsx bench/ceiling.ts [--seconds 6] [--rounds 3]
  */
-import { execFile, spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync } from "node:fs";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs, promisify } from "node:util";
@@ -68,12 +68,15 @@ async function wrk(url: string, path: string, duration: number, key?: string): P
   return { rps: Number(rps[1]), p99: p99[1]! };
 }
 
-async function waitUp(url: string): Promise<void> {
+/** resolves once `url` answers 200; fails at once if `proc` (the server) ends first */
+async function waitUp(url: string, proc?: ChildProcess): Promise<void> {
   for (let i = 0; i < 240; i++) {
+    if (proc && proc.exitCode !== null) throw new Error(`the server for ${url} ended (exit code ${proc.exitCode}) before it answered`);
     try {
-      if ((await fetch(url)).ok) return;
+      // bounded: something else holding the port may accept and never answer
+      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;
     } catch {
-      // not listening yet
+      // not listening (or answering) yet
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -115,9 +118,11 @@ async function ipAtlas(city: string, port: number, args: string[]): Promise<{ ur
     closeSync(log);
     rmSync(dir, { recursive: true, force: true });
   };
-  await waitUp(`${url}/healthz`).catch(async (error: unknown) => {
+  await waitUp(`${url}/healthz`, proc).catch(async (error: unknown) => {
+    // what the server said is the only clue to why it did not come up; the directory goes with stop()
+    const said = readFileSync(join(dir, "serve.log"), "utf8").trim().split("\n").slice(-20).join("\n");
     await stop();
-    throw error;
+    throw new Error(`${(error as Error).message}; its log ends:\n${said || "(empty)"}`);
   });
   return { url, key, stop };
 }
