@@ -241,7 +241,8 @@ function derivesExactly(completion: NonNullable<IpObject["completion_time"]>, us
  */
 export async function encodeConversions(conversions: readonly NewConversion[]): Promise<EncodedRecord[]> {
   const records: EncodedRecord[] = new Array(conversions.length);
-  const keys = new IpKeyBlock(conversions.length);
+  // a block pays where keys share it; a GET's one key is an array of its own, as without one
+  const keys = conversions.length > 1 ? new IpKeyBlock(conversions.length) : undefined;
   const slice = new TimeSlice();
   await slice.begin(conversions.length);
   for (let i = 0; i < conversions.length; i++) {
