@@ -88,6 +88,8 @@ interface Subject {
   url: string;
   path: string;
   key?: string;
+  /** the server's own process, when this bench started it: waitUp stops waiting once it ends */
+  proc?: ChildProcess;
   stop(): Promise<unknown>;
 }
 
@@ -97,6 +99,7 @@ function child(name: string, command: string, args: string[], port: number, path
     name,
     url: `http://127.0.0.1:${port}`,
     path,
+    proc,
     stop: () => new Promise((done) => (proc.exitCode !== null ? done(null) : (proc.once("exit", done), proc.kill("SIGTERM")))),
   };
 }
@@ -138,7 +141,7 @@ try {
   subjects.push(bare("bare Hono route", 39213, "hono", 1));
   subjects.push(bare("bare node:http + SQLite insert", 39214, "sqlite", 1));
   subjects.push(bare("bare node:http + SQLite group commit", 39215, "sqlite-group", 1));
-  for (const subject of subjects) await waitUp(`${subject.url}/json?ip=8.8.8.8`);
+  for (const subject of subjects) await waitUp(`${subject.url}/json?ip=8.8.8.8`, subject.proc);
   const one = await ipAtlas(city, 39216, []);
   subjects.push({ name: "IP Atlas lookup-only", path: "/bench/lookup?ip=", ...one });
   subjects.push({ name: "IP Atlas lookup-only, --workers 2", path: "/bench/lookup?ip=", ...(await ipAtlas(city, 39217, ["--workers", "2"])) });
