@@ -9,6 +9,7 @@ import { backendNames, createBackend, type Backend } from "../../test/helpers/ba
 import { emptyColumns, type ConversionGroup, type Dialect } from "./dialect.js";
 import { openDialect } from "./index.js";
 import { dimension, type Dimension } from "./record-codec.js";
+import { COPY_FROM_ROWS } from "./postgres/dialect.js";
 
 /** SQLite's light groups of more than 100 rows go to its writer thread, which takes parts' ids only */
 const SQLITE_THREAD_ROWS = 101;
@@ -197,5 +198,47 @@ describe.each(backendNames)("%s dialect", (name) => {
     expect(result!.dimensionIds).toEqual({ locations: await saved("locations", locations), networks: [] });
     const last = await dialect.conversionByUid(project, group.rows.unique_id.at(-1)!);
     expect([last!.location_json, last!.network_json]).toEqual([locations[0]!.json, network.json]);
+  });
+  it("writeConversions: large groups without new parts (PostgreSQL sends them as COPY data): a bulk alone, and several tenants' batches with one refused", async () => {
+    const [a, b] = [await newProjectSeq(), await newProjectSeq()];
+    const tag = randomUUID();
+    const saved = await dialect.saveDimensions({ locations: [dimension({ city: `copy ${tag}` })], networks: [dimension({ asn: `copy ${tag}` })] });
+    const parts = (n: number) => Array.from({ length: n }, (): [number, number] => [saved.locations[0]!, saved.networks[0]!]);
+    const bulk = oneBatch(a, null, parts(COPY_FROM_ROWS));
+    expect((await dialect.writeConversions(bulk)).map((r) => [r.accepted, r.used])).toEqual([[true, COPY_FROM_ROWS]]);
+    // b's second batch does not fit its quota: the rows of the other two are written without it
+    const group = groupOf([
+      { project: b, limit: 600, parts: parts(500) },
+      { project: a, limit: null, parts: parts(400) },
+      { project: b, limit: 600, parts: parts(300) },
+    ]);
+    const results = await dialect.writeConversions(group);
+    expect(results.map((r) => [r.accepted, r.used])).toEqual([[true, 500], [true, COPY_FROM_ROWS + 400], [false, 500]]);
+    const seqs = async (g: ConversionGroup, batch: number) => {
+      const { project, start, end } = g.batches[batch]!;
+      const rows = await Promise.all([start, start + 1, end - 1].map((row) => dialect.conversionByUid(project, g.rows.unique_id[row]!)));
+      return rows.map((row) => (row ? Number(row.seq) : null));
+    };
+    expect(await seqs(bulk, 0)).toEqual([1, 2, COPY_FROM_ROWS]);
+    expect(await seqs(group, 0)).toEqual([1, 2, 500]);
+    expect(await seqs(group, 1)).toEqual([COPY_FROM_ROWS + 1, COPY_FROM_ROWS + 2, COPY_FROM_ROWS + 400]);
+    expect(await seqs(group, 2)).toEqual([null, null, null]);
+    const row = await dialect.conversionByUid(b, group.rows.unique_id[499]!);
+    expect([row!.ip, Number(row!.started_at), row!.location_json, row!.network_json]).toEqual(["192.0.2.1", group.rows.started_at[499], `{"city":"copy ${tag}"}`, `{"asn":"copy ${tag}"}`]);
+    expect([await dialect.usage(a, "2026-11"), await dialect.usage(b, "2026-11")]).toEqual([COPY_FROM_ROWS + 400, 500]);
+  });
+  it("writeConversions: a large group the database refuses (an id twice) fails whole: no row, no quota used; the next group is written", async () => {
+    const project = await newProjectSeq();
+    const tag = randomUUID();
+    const saved = await dialect.saveDimensions({ locations: [dimension({ city: `twice ${tag}` })], networks: [dimension({ asn: `twice ${tag}` })] });
+    const parts = Array.from({ length: COPY_FROM_ROWS }, (): [number, number] => [saved.locations[0]!, saved.networks[0]!]);
+    const twice = oneBatch(project, null, parts);
+    twice.rows.unique_id[COPY_FROM_ROWS - 1] = twice.rows.unique_id[0]!;
+    await expect(dialect.writeConversions(twice)).rejects.toThrow(/unique/i);
+    expect(await dialect.usage(project, "2026-11")).toBe(0);
+    expect(await dialect.conversionByUid(project, twice.rows.unique_id[1]!)).toBeUndefined();
+    const next = oneBatch(project, null, parts);
+    expect((await dialect.writeConversions(next)).map((r) => [r.accepted, r.used])).toEqual([[true, COPY_FROM_ROWS]]);
+    expect(Number((await dialect.conversionByUid(project, next.rows.unique_id[0]!))!.seq)).toBe(1);
   });
 });
