@@ -234,29 +234,17 @@ export class PostgresDialect implements Dialect {
     // row numbers (the last column) are known only once the quota is reserved
     const allRows = await insertParams(group.rows, NUMBERED_IN_SQL, slice);
     const dims = group.newDimensions && (await dimensionParams(group.newDimensions, slice));
-    const client = await this.pool.connect();
-    try {
-      const { results, accepted } = await reserveGroup(client, group);
-      // without a refused batch's rows (rare: those of the others are built again)
-      const rows = acceptedColumns(group, accepted);
+    return this.reserveAndWrite(group, async (client, rows, results) => {
       // a group's new parts are saved even when every batch is refused
-      if (rows.project.length || dims) {
-        // a fresh slice here: the group's, stale after the round trips, would pause at once while
-        // the transaction holds its quota rows
-        const params = rows === group.rows ? [...allRows, ...(await insertParams(rows, ["seq"]))] : await insertParams(rows);
-        const inserted = client.query(dims ? INSERT_CONVERSIONS_WITH_DIMENSIONS : INSERT_CONVERSIONS, dims ? [...params, ...dims] : params);
-        sent?.();
-        const reply = (await inserted).rows[0] as DimensionIdsReply | undefined;
-        if (dims) results[0] = { ...results[0]!, dimensionIds: dimensionIds(reply!) };
-      }
-      await client.query("COMMIT");
-      return results;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+      if (!rows.project.length && !dims) return;
+      // a fresh slice here: the group's, stale after the round trips, would pause at once while
+      // the transaction holds its quota rows
+      const params = rows === group.rows ? [...allRows, ...(await insertParams(rows, ["seq"]))] : await insertParams(rows);
+      const inserted = client.query(dims ? INSERT_CONVERSIONS_WITH_DIMENSIONS : INSERT_CONVERSIONS, dims ? [...params, ...dims] : params);
+      sent?.();
+      const reply = (await inserted).rows[0] as DimensionIdsReply | undefined;
+      if (dims) results[0] = { ...results[0]!, dimensionIds: dimensionIds(reply!) };
+    });
   }
 
   /**
@@ -267,19 +255,28 @@ export class PostgresDialect implements Dialect {
    */
   private async writeByCopy(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
     const copy = await copyRows(group.rows, COLUMN_NAMES, COLUMN_TYPES, slice);
+    return this.reserveAndWrite(group, async (client, rows) => {
+      if (!rows.project.length) return;
+      const data = rows === group.rows ? copy : await copyRows(rows, COLUMN_NAMES, COLUMN_TYPES);
+      numberCopyRows(data, rows.seq);
+      const stream = client.query(copyFrom(COPY_CONVERSIONS));
+      stream.end(data.bytes);
+      sent?.();
+      await finished(stream);
+    });
+  }
+
+  /**
+   * The group's transaction on a client of its own: BEGIN and the reservations (reserveGroup),
+   * `write` with the accepted batches' rows, COMMIT; ROLLBACK on any error. The rows are the
+   * group's own columns when no batch was refused, else columns made without the refused ones
+   * (rare), whose parameters or data `write` then builds again.
+   */
+  private async reserveAndWrite(group: ConversionGroup, write: (client: pg.PoolClient, rows: ConversionColumns, results: WriteResult[]) => Promise<void>): Promise<WriteResult[]> {
     const client = await this.pool.connect();
     try {
       const { results, accepted } = await reserveGroup(client, group);
-      const rows = acceptedColumns(group, accepted);
-      if (rows.project.length) {
-        // a refused batch's rows are left out by making the data again (rare), numbered already
-        const data = rows === group.rows ? copy : await copyRows(rows, COLUMN_NAMES, COLUMN_TYPES);
-        numberCopyRows(data, rows.seq);
-        const stream = client.query(copyFrom(COPY_CONVERSIONS));
-        stream.end(data.bytes);
-        sent?.();
-        await finished(stream);
-      }
+      await write(client, acceptedColumns(group, accepted), results);
       await client.query("COMMIT");
       return results;
     } catch (error) {
