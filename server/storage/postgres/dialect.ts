@@ -310,8 +310,8 @@ export class PostgresDialect implements Dialect {
   }
 
   /**
-   * A group as one batch (writeAsOneBatch: a GET's row written beside a bulk, a bulk alone, one
-   * tenant's GETs): the reservation, the numbering, a light group's new location and network rows
+   * A group as one batch (writeAsOneBatch: a GET's row written beside a bulk, one tenant's GETs,
+   * a small bulk): the reservation, the numbering, a light group's new location and network rows
    * and the rows in one statement, its own transaction. One round trip instead of three, and no
    * client held across them.
    */
