@@ -10,10 +10,6 @@ import { arrayLiterals } from "./array-literal.js";
 import { copyRows, numberCopyRows } from "./copy-rows.js";
 import { COLUMN_NAMES, COLUMN_TYPES } from "./dialect.js";
 
-/** the conversions table's columns and types, as the dialect writes them */
-const TYPES = COLUMN_TYPES;
-const NAMES = COLUMN_NAMES;
-
 /** rows with every edge a column meets: nulls, extremes of each type, texts JSON and array literals escape, empty bytes */
 function edgeRows(): ConversionColumns {
   const texts = ["8.8.8.8", "2001:DB8::1", "", "ünïcödé 🌍", 'quote " and \\ back', "line\nbreak\ttab\u0001", "NULL", "{a,b}"];
@@ -43,23 +39,23 @@ describe("copyRows", () => {
     const make = (change: (rows: ConversionColumns) => void) => {
       const rows = edgeRows();
       change(rows);
-      return copyRows(rows, NAMES, TYPES);
+      return copyRows(rows, COLUMN_NAMES, COLUMN_TYPES);
     };
     await expect(make((rows) => (rows.location[3] = 1.5))).rejects.toThrow("Not a storable integer: 1.5");
     await expect(make((rows) => (rows.started_at[0] = 2 ** 53))).rejects.toThrow("Not a storable integer");
     await expect(make((rows) => (rows.status[0] = 40_000))).rejects.toThrow(RangeError);
     await expect(make((rows) => (rows.unique_id[1] = "not-a-uuid"))).rejects.toThrow("Not a uuid: not-a-uuid");
-    await expect(copyRows(edgeRows(), ["seq", "project"], TYPES)).rejects.toThrow("seq must be the last column");
+    await expect(copyRows(edgeRows(), ["seq", "project"], COLUMN_TYPES)).rejects.toThrow("seq must be the last column");
   });
 
   it("gives the event loop a turn within a long group", async () => {
     const edge = edgeRows();
     const rows = emptyColumns();
-    for (const name of NAMES) (rows[name] as unknown[]) = Array.from({ length: 20_000 }, (_, i) => edge[name][i % 40]);
+    for (const name of COLUMN_NAMES) (rows[name] as unknown[]) = Array.from({ length: 20_000 }, (_, i) => edge[name][i % 40]);
     let turns = 0;
     const ticking = setInterval(() => turns++, 0);
     try {
-      const copy = await copyRows(rows, NAMES, TYPES, new TimeSlice(1));
+      const copy = await copyRows(rows, COLUMN_NAMES, COLUMN_TYPES, new TimeSlice(1));
       expect(copy.seqAt).toHaveLength(20_000);
     } finally {
       clearInterval(ticking);
@@ -78,7 +74,7 @@ describe.each(backendNames.filter((name) => name === "postgres"))("copyRows on %
     client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`SET search_path TO ${schema}`);
-    const columns = NAMES.map((column) => `${column} ${TYPES[column]}${column === "ip" ? ' COLLATE "C"' : ""}`);
+    const columns = COLUMN_NAMES.map((column) => `${column} ${COLUMN_TYPES[column]}${column === "ip" ? ' COLLATE "C"' : ""}`);
     await client.query(`CREATE TABLE copied (way text NOT NULL DEFAULT 'copy', ${columns.join(", ")})`);
   });
   afterAll(async () => {
@@ -88,19 +84,19 @@ describe.each(backendNames.filter((name) => name === "postgres"))("copyRows on %
 
   it("stores exactly what the unnest insert stores, numbered once the numbers are known", async () => {
     const rows = edgeRows();
-    const copy = await copyRows(rows, NAMES, TYPES);
+    const copy = await copyRows(rows, COLUMN_NAMES, COLUMN_TYPES);
     rows.seq = rows.seq.map((_, i) => 2 ** 40 + i);
     numberCopyRows(copy, rows.seq);
-    const stream = client.query(copyFrom(`COPY copied (${NAMES.join(", ")}) FROM STDIN (FORMAT binary)`));
+    const stream = client.query(copyFrom(`COPY copied (${COLUMN_NAMES.join(", ")}) FROM STDIN (FORMAT binary)`));
     stream.end(copy.bytes);
     await finished(stream);
     expect(stream.rowCount).toBe(40);
     await client.query(
-      `INSERT INTO copied (way, ${NAMES.join(", ")}) SELECT 'unnest', * FROM unnest(${NAMES.map((column, i) => `$${i + 1}::${TYPES[column]}[]`).join(", ")})`,
-      await arrayLiterals(NAMES.map((column) => rows[column] as never[])),
+      `INSERT INTO copied (way, ${COLUMN_NAMES.join(", ")}) SELECT 'unnest', * FROM unnest(${COLUMN_NAMES.map((column, i) => `$${i + 1}::${COLUMN_TYPES[column]}[]`).join(", ")})`,
+      await arrayLiterals(COLUMN_NAMES.map((column) => rows[column] as never[])),
     );
     const read = async (way: string) =>
-      (await client.query({ text: `SELECT ${NAMES.join(", ")} FROM copied WHERE way = $1 ORDER BY seq`, values: [way], rowMode: "array" })).rows;
+      (await client.query({ text: `SELECT ${COLUMN_NAMES.join(", ")} FROM copied WHERE way = $1 ORDER BY seq`, values: [way], rowMode: "array" })).rows;
     const copied = await read("copy");
     expect(copied).toHaveLength(40);
     expect(copied).toEqual(await read("unnest"));

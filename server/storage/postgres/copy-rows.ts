@@ -42,21 +42,27 @@ export async function copyRows(
   if (names[names.length - 1] !== "seq") throw new Error("seq must be the last column");
   const rows = columns.project.length;
   const out = new Output(HEADER.length + rows * ROW_BYTES_GUESS + 2);
-  out.room(HEADER.length);
   out.buffer.set(HEADER, 0);
   out.at = HEADER.length;
   const seqAt = new Uint32Array(rows);
-  // a writer per column, chosen once: the row loop then makes no choice by type
-  const writers = names.map((name) => WRITERS[types[name]]);
-  const values = names.map((name) => columns[name] as readonly Value[]);
-  const last = names.length - 1;
+  // every column but seq, a writer each, chosen once: the row loop then makes no choice by type
+  const numbered = names.slice(0, -1);
+  const writers = numbered.map((name) => WRITERS[types[name]]);
+  const values = numbered.map((name) => columns[name] as readonly Value[]);
   await slice.begin(rows);
   for (let row = 0; row < rows; row++) {
     if (slice.due()) await slice.pause();
     out.int16(names.length);
-    for (let i = 0; i < last; i++) writers[i]!(out, values[i]![row]);
-    seqAt[row] = out.at + 4;
-    writers[last]!(out, values[last]![row]);
+    for (let i = 0; i < writers.length; i++) {
+      const value = values[i]![row];
+      if (value === null || value === undefined) out.length(-1);
+      else writers[i]!(out, value);
+    }
+    // seq: eight bytes kept whatever the column holds now, filled by numberCopyRows
+    out.length(8);
+    seqAt[row] = out.at;
+    writeInt64(out.buffer, out.at, 0);
+    out.at += 8;
   }
   out.int16(TRAILER);
   return { bytes: out.buffer.subarray(0, out.at), seqAt };
@@ -98,9 +104,8 @@ class Output {
 }
 
 /** PostgreSQL's binary field encodings: the length, then the value in network byte order */
-const WRITERS: Record<CopyType, (out: Output, value: Value) => void> = {
+const WRITERS: Record<CopyType, (out: Output, value: NonNullable<Value>) => void> = {
   smallint(out, value) {
-    if (value === null || value === undefined) return out.length(-1);
     const n = integer(value);
     if (n < -32768 || n > 32767) throw new RangeError(`Out of range for smallint: ${n}`);
     out.length(2);
@@ -108,7 +113,6 @@ const WRITERS: Record<CopyType, (out: Output, value: Value) => void> = {
     out.buffer[out.at++] = n;
   },
   integer(out, value) {
-    if (value === null || value === undefined) return out.length(-1);
     const n = integer(value);
     if (n < -2147483648 || n > 2147483647) throw new RangeError(`Out of range for integer: ${n}`);
     out.length(4);
@@ -116,20 +120,17 @@ const WRITERS: Record<CopyType, (out: Output, value: Value) => void> = {
     out.at += 4;
   },
   bigint(out, value) {
-    if (value === null || value === undefined) return out.length(-1);
     const n = integer(value);
     out.length(8);
     writeInt64(out.buffer, out.at, n);
     out.at += 8;
   },
   uuid(out, value) {
-    if (value === null || value === undefined) return out.length(-1);
     out.length(16);
     writeUuid(out.buffer, out.at, value);
     out.at += 16;
   },
   text(out, value) {
-    if (value === null || value === undefined) return out.length(-1);
     if (typeof value !== "string") throw new Error(`Not a text value: ${typeof value}`);
     // UTF-8 takes at most three bytes a UTF-16 unit
     out.room(4 + value.length * 3);
@@ -147,7 +148,6 @@ const WRITERS: Record<CopyType, (out: Output, value: Value) => void> = {
     out.at = start + written;
   },
   bytea(out, value) {
-    if (value === null || value === undefined) return out.length(-1);
     if (!(value instanceof Uint8Array)) throw new Error(`Not a bytea value: ${typeof value}`);
     out.length(value.length);
     out.buffer.set(value, out.at);
@@ -179,17 +179,18 @@ const HEX = new Int8Array(128).fill(-1);
 for (let i = 0; i < 16; i++) HEX["0123456789abcdef".charCodeAt(i)] = HEX["0123456789ABCDEF".charCodeAt(i)] = i;
 /** where a uuid's text has a dash (8-4-4-4-12 hex digits) */
 const DASH = [8, 13, 18, 23];
+/** where each of its 16 bytes starts in that text, worked out once from the dashes */
+const BYTE_AT = new Uint8Array(16);
+for (let byte = 0, from = 0; byte < 16; byte++, from += 2) BYTE_AT[byte] = DASH.includes(from) ? ++from : from;
 
 /** a uuid's text as its 16 bytes */
-function writeUuid(buffer: Buffer, at: number, value: Value): void {
+function writeUuid(buffer: Buffer, at: number, value: NonNullable<Value>): void {
   if (typeof value !== "string" || value.length !== 36 || DASH.some((i) => value.charCodeAt(i) !== 45)) throw new Error(`Not a uuid: ${String(value)}`);
-  let from = 0;
   for (let byte = 0; byte < 16; byte++) {
-    if (from === 8 || from === 13 || from === 18 || from === 23) from++;
+    const from = BYTE_AT[byte]!;
     const high = HEX[value.charCodeAt(from)] ?? -1;
     const low = HEX[value.charCodeAt(from + 1)] ?? -1;
     if (high < 0 || low < 0) throw new Error(`Not a uuid: ${value}`);
     buffer[at + byte] = (high << 4) | low;
-    from += 2;
   }
 }
