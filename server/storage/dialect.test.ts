@@ -83,6 +83,12 @@ describe.each(backendNames)("%s dialect", (name) => {
   /** the order the core hands new parts over in */
   const byKey = (a: Dimension, b: Dimension) => (a.key < b.key ? -1 : 1);
 
+  /** the ids of a location and a network saved for `name` ({"city": name}, {"asn": name}), a row's parts */
+  async function savedParts(name: string): Promise<[number, number]> {
+    const ids = await dialect.saveDimensions({ locations: [dimension({ city: name })], networks: [dimension({ asn: name })] });
+    return [ids.locations[0]!, ids.networks[0]!];
+  }
+
   async function newProjectSeq(): Promise<number> {
     const id = `dims-${randomUUID()}`;
     await dialect.insertProject({ id, name: "dims", plan: "scale", created_at: Date.now() });
@@ -122,8 +128,7 @@ describe.each(backendNames)("%s dialect", (name) => {
 
   it("writeConversions: one tenant's batches that fit its quota together: all accepted, each batch's used counting those before it, rows numbered in order", async () => {
     const project = await newProjectSeq();
-    const { locations: [location], networks: [network] } = await dialect.saveDimensions({ locations: [dimension({ city: "together" })], networks: [dimension({ asn: "together" })] });
-    const parts: [number, number] = [location!, network!];
+    const parts = await savedParts("together");
     const group = groupOf([1, 2, 1].map((n) => ({ project, limit: 4, parts: Array.from({ length: n }, () => parts) })));
     const results = await dialect.writeConversions(group);
     expect(results.map((r) => [r.accepted, r.used])).toEqual([[true, 1], [true, 3], [true, 4]]);
@@ -202,8 +207,8 @@ describe.each(backendNames)("%s dialect", (name) => {
   it("writeConversions: large groups without new parts (PostgreSQL sends them as COPY data): a bulk alone, and several tenants' batches with one refused", async () => {
     const [a, b] = [await newProjectSeq(), await newProjectSeq()];
     const tag = randomUUID();
-    const saved = await dialect.saveDimensions({ locations: [dimension({ city: `copy ${tag}` })], networks: [dimension({ asn: `copy ${tag}` })] });
-    const parts = (n: number) => Array.from({ length: n }, (): [number, number] => [saved.locations[0]!, saved.networks[0]!]);
+    const pair = await savedParts(`copy ${tag}`);
+    const parts = (n: number) => Array.from({ length: n }, () => pair);
     const bulk = oneBatch(a, null, parts(COPY_FROM_ROWS));
     expect((await dialect.writeConversions(bulk)).map((r) => [r.accepted, r.used])).toEqual([[true, COPY_FROM_ROWS]]);
     // b's second batch does not fit its quota: the rows of the other two are written without it
@@ -230,8 +235,8 @@ describe.each(backendNames)("%s dialect", (name) => {
   it("writeConversions: a large group the database refuses (an id twice) fails whole: no row, no quota used; the next group is written", async () => {
     const project = await newProjectSeq();
     const tag = randomUUID();
-    const saved = await dialect.saveDimensions({ locations: [dimension({ city: `twice ${tag}` })], networks: [dimension({ asn: `twice ${tag}` })] });
-    const parts = Array.from({ length: COPY_FROM_ROWS }, (): [number, number] => [saved.locations[0]!, saved.networks[0]!]);
+    const pair = await savedParts(`twice ${tag}`);
+    const parts = Array.from({ length: COPY_FROM_ROWS }, () => pair);
     const twice = oneBatch(project, null, parts);
     twice.rows.unique_id[COPY_FROM_ROWS - 1] = twice.rows.unique_id[0]!;
     await expect(dialect.writeConversions(twice)).rejects.toThrow(/unique/i);
