@@ -77,8 +77,8 @@ export class BundledCity implements CitySource {
 
   private constructor(v4File: Buffer, v6File: Buffer, source: string) {
     const open = (buffer: Buffer, cache: RecordCache<FlatCityRecord>) => {
-      const reader = new Reader<Response>(buffer, { cache });
-      return { reader, tree: new MmdbTree(reader, buffer).index() };
+      const reader = new Reader<Response>(buffer);
+      return { reader, tree: new MmdbTree(reader, buffer, cache).index() };
     };
     const v4 = open(v4File, this.cache4);
     this.v4 = v4.tree;

@@ -7,6 +7,7 @@ import { Reader, type Response } from "maxmind";
 import { MmdbDataScanner } from "./mmdb-data-scan.js";
 import { METADATA_MARKER } from "./mmdb-metadata.js";
 import { MmdbTree } from "./mmdb-tree.js";
+import type { MmdbValueCache } from "./mmdb-decoder.js";
 import { TimeSlice } from "../../time-slice.js";
 
 export type MmdbRole = "city" | "asn";
@@ -20,7 +21,6 @@ const ROLE_TYPES: Record<MmdbRole, RegExp> = {
   asn: /ASN/i,
 };
 
-type DecoderCache = { get(offset: number | string): unknown; set(offset: number | string, value: unknown): void };
 
 /** A checked file: its reader (metadata, records) and the search tree lookups walk. */
 export interface CheckedMmdb {
@@ -29,7 +29,7 @@ export interface CheckedMmdb {
 }
 
 /** Opens and checks `buffer`; throws with a message saying what is wrong. At start, before anything is served. */
-export function openCheckedMmdb(buffer: Buffer, role: MmdbRole, cache?: DecoderCache): CheckedMmdb {
+export function openCheckedMmdb(buffer: Buffer, role: MmdbRole, cache?: MmdbValueCache): CheckedMmdb {
   const check = new MmdbCheck(buffer, role, cache);
   while (!check.step());
   return check;
@@ -39,7 +39,7 @@ export function openCheckedMmdb(buffer: Buffer, role: MmdbRole, cache?: DecoderC
  * The same check while serving (a reload, a scheduled update): it gives other requests a turn
  * every few milliseconds (../../time-slice.ts) instead of holding them for the whole file.
  */
-export async function openCheckedMmdbInSlices(buffer: Buffer, role: MmdbRole, cache?: DecoderCache): Promise<CheckedMmdb> {
+export async function openCheckedMmdbInSlices(buffer: Buffer, role: MmdbRole, cache?: MmdbValueCache): Promise<CheckedMmdb> {
   const check = new MmdbCheck(buffer, role, cache);
   const slice = new TimeSlice();
   while (!check.step()) if (slice.due()) await slice.pause();
@@ -70,8 +70,8 @@ export class MmdbCheck implements CheckedMmdb {
   /** where the next step starts in the tree */
   private offset = 0;
 
-  constructor(buffer: Buffer, role: MmdbRole, cache?: DecoderCache) {
-    this.reader = new Reader<Response>(buffer, cache ? { cache: cache as never } : {});
+  constructor(buffer: Buffer, role: MmdbRole, cache?: MmdbValueCache) {
+    this.reader = new Reader<Response>(buffer);
     const { databaseType, nodeCount, searchTreeSize, nodeByteSize } = this.reader.metadata;
     if (!ROLE_TYPES[role].test(databaseType)) {
       throw new Error(`database type ${JSON.stringify(databaseType)} is not a ${role} database`);
@@ -83,7 +83,7 @@ export class MmdbCheck implements CheckedMmdb {
     this.treeBytes = searchTreeSize;
     this.nodeBytes = nodeByteSize;
     // refuses a record size the format does not define
-    this.tree = new MmdbTree(this.reader, buffer);
+    this.tree = new MmdbTree(this.reader, buffer, cache);
     this.scanner = new MmdbDataScanner(buffer, searchTreeSize + DATA_SEPARATOR, this.dataSize);
   }
 

@@ -1,16 +1,17 @@
 /**
  * Looks an address up in an .mmdb search tree from its bytes. maxmind's `reader.get()` takes
  * text and parses it again, which on the bundled data is a fifth of a lookup; the engine has
- * already parsed (strictly) and has the bytes. Record decoding stays mmdb-lib's own (with its
- * cache); only the walk down the tree is done here, on the same buffer. Records of 24 bits
+ * already parsed (strictly) and has the bytes. The walk down the tree is done here, on the
+ * reader's buffer, and the record it reaches is decoded by mmdb-decoder.ts; the reader is kept
+ * for the file's metadata. Records of 24 bits
  * (GeoLite2-ASN, GeoLite2-Country), 28 (the bundled DB-IP files, the City files) and 32 are read,
  * the three sizes the MaxMind DB format defines; another is refused at start.
  */
 import type { Reader, Response } from "maxmind";
+import { MmdbDecoder, type MmdbValueCache } from "./mmdb-decoder.js";
 
 interface ReaderInternals {
   ipv4StartNodeNumber: number;
-  resolveDataPointer(pointer: number): unknown;
 }
 
 export class MmdbTree {
@@ -18,6 +19,9 @@ export class MmdbTree {
   private readonly nodeByteSize: number;
   private readonly recordSize: number;
   private readonly ipVersion: number;
+  /** a data record's offset in the file is its record value minus this */
+  private readonly recordToOffset: number;
+  private readonly decoder: MmdbDecoder;
   private readonly internals: ReaderInternals;
   /**
    * IPv4 addresses: the record reached after the first 16 bits of each /16 prefix, once `index`
@@ -26,16 +30,22 @@ export class MmdbTree {
    */
   private afterFirst16: Uint32Array | null = null;
 
+  /** `cache`: the decoded records (and what their pointers share), by offset in the file */
   constructor(
     reader: Reader<Response>,
     private readonly db: Buffer,
+    cache?: MmdbValueCache,
   ) {
-    const { nodeCount, nodeByteSize, recordSize, ipVersion } = reader.metadata;
+    const { nodeCount, nodeByteSize, recordSize, ipVersion, searchTreeSize } = reader.metadata;
     if (recordSize !== 24 && recordSize !== 28 && recordSize !== 32) throw new Error(`unsupported record size ${recordSize}`);
     this.recordSize = recordSize;
     this.nodeCount = nodeCount;
     this.nodeByteSize = nodeByteSize;
     this.ipVersion = ipVersion;
+    // the format's offset in the file of a record's data: (record - node count) + tree size; the
+    // data section, which pointers count from, starts 16 bytes of zeros after the tree
+    this.recordToOffset = nodeCount - searchTreeSize;
+    this.decoder = new MmdbDecoder(db, searchTreeSize + 16, cache);
     this.internals = reader as unknown as ReaderInternals;
   }
 
@@ -89,7 +99,7 @@ export class MmdbTree {
       const bit = (bytes[depth >> 3]! >> (7 - (depth & 7))) & 1;
       node = this.nodeRecord(node * this.nodeByteSize, bit);
     }
-    return node > nodeCount ? this.internals.resolveDataPointer(node) : null;
+    return node > nodeCount ? this.decoder.valueAt(node - this.recordToOffset) : null;
   }
 
   /**

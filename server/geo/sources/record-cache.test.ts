@@ -2,24 +2,22 @@ import { describe, expect, it } from "vitest";
 import { KeptPartTokens, RecordCache } from "./record-cache.js";
 import type { Located } from "./located.js";
 
-/** a record as mmdb-lib's decoder caches it: `{ value, offset }` */
-const entry = (offset: number, value: object) => ({ value, offset });
 const convert = (record: { name: string }) => ({ city: { name: record.name } }) as unknown as Located;
 
 describe("RecordCache", () => {
   it("converts a cached record once", () => {
     const cache = new RecordCache(10, convert);
     const record = { name: "Lyon" };
-    cache.set(100, entry(100, record));
+    cache.set(100, record);
     expect(cache.of(record)).toBe(cache.of(record));
-    expect(cache.get(100)).toEqual(entry(100, record));
+    expect(cache.get(100)).toBe(record);
   });
 
   it("starts afresh when full", () => {
     const cache = new RecordCache(2, convert);
-    cache.set(1, entry(1, { name: "a" }));
-    cache.set(2, entry(2, { name: "b" }));
-    cache.set(3, entry(3, { name: "c" }));
+    cache.set(1, { name: "a" });
+    cache.set(2, { name: "b" });
+    cache.set(3, { name: "c" });
     expect(cache.get(1)).toBeUndefined();
     expect(cache.get(3)).toBeDefined();
   });
@@ -28,15 +26,15 @@ describe("RecordCache", () => {
     const kept = new KeptPartTokens(100);
     const cache = new RecordCache(2, convert, { tokens: kept, file: 0 });
     const first = { name: "Lyon" };
-    cache.set(100, entry(100, first));
+    cache.set(100, first);
     const before = cache.of(first);
     before.partTokens!.set({}, { json: undefined, stored: undefined });
     // two other records fill the cache, so it starts afresh and the decoder makes a new object
-    cache.set(200, entry(200, { name: "Nice" }));
-    cache.set(300, entry(300, { name: "Metz" }));
+    cache.set(200, { name: "Nice" });
+    cache.set(300, { name: "Metz" });
     expect(cache.get(100)).toBeUndefined();
     const again = { name: "Lyon" };
-    cache.set(100, entry(100, again));
+    cache.set(100, again);
     const after = cache.of(again);
     expect(after).not.toBe(before);
     expect(after.partTokens).toBe(before.partTokens);
@@ -46,7 +44,7 @@ describe("RecordCache", () => {
   it("keeps no part tokens without a place for them: the engine makes them on the Located", () => {
     const cache = new RecordCache(2, convert);
     const record = { name: "Lyon" };
-    cache.set(100, entry(100, record));
+    cache.set(100, record);
     expect(cache.of(record).partTokens).toBeUndefined();
   });
 });

@@ -1,9 +1,10 @@
 import type { Located } from "./located.js";
+import type { MmdbValueCache } from "./mmdb-decoder.js";
 
 type PartTokenSet = NonNullable<Located["partTokens"]>;
 
 /**
- * Decoded records by data offset (mmdb-lib's decoder cache), and what each converts to (a city
+ * Decoded records by offset (the decoder's cache, mmdb-decoder.ts), and what each converts to (a city
  * record's Located, an ASN record's Asn), for at most `max` records: a record serves whole
  * networks, so random addresses hit it again and again (about 85% hits at 20,000 city records on
  * random IPv4). When full it starts afresh, which costs less per lookup than LRU bookkeeping or a
@@ -13,9 +14,9 @@ type PartTokenSet = NonNullable<Located["partTokens"]>;
  * With `kept` (Located values), a record decoded again after the cache started afresh gets its
  * part tokens back (KeptPartTokens), with the texts and digests made for them.
  */
-export class RecordCache<R extends object, V extends object = Located> {
-  /** by data offset: mmdb-lib's decoder asks with numbers, though its Cache type allows strings */
-  private records = new Map<number, object>();
+export class RecordCache<R extends object, V extends object = Located> implements MmdbValueCache {
+  /** by offset in the file */
+  private records = new Map<number, unknown>();
 
   constructor(
     private readonly max: number,
@@ -24,16 +25,14 @@ export class RecordCache<R extends object, V extends object = Located> {
     private readonly kept?: { tokens: KeptPartTokens; file: number },
   ) {}
 
-  get(offset: number): object | undefined {
+  get(offset: number): unknown {
     return this.records.get(offset);
   }
 
-  /** `entry`: what mmdb-lib's decoder caches, `{ value, offset }`; a record is its `value` */
-  set(offset: number, entry: object): void {
+  set(offset: number, value: unknown): void {
     if (this.records.size >= this.max) this.records = new Map();
-    this.records.set(offset, entry);
+    this.records.set(offset, value);
     // the decoder caches what pointers lead to as well: strings, numbers, nested maps
-    const value = (entry as { value: unknown }).value;
     if (this.kept && typeof value === "object" && value !== null) (value as Tagged)[OFFSET] = offset;
   }
 
