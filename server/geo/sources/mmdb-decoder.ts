@@ -1,12 +1,11 @@
 /**
  * Decodes values of an .mmdb data section (MaxMind DB format 2.0, "Data Section") into the same
- * values mmdb-lib's decoder makes (mmdb-decoder.test.ts compares every record of the fixtures and
- * the bundled files), with two differences that matter on the hot path. mmdb-lib wraps every
- * value it reads, map keys and strings included, in a `{ value, offset }` object, and caches what
- * pointers lead to as such objects: on random addresses those wrappers were ~24% of what a
- * 5000-address POST allocated, and its decoding took 2.2-2.9 µs a lookup against 1.2-1.9 here
- * (docs/performance.md "2026-11-30, noon"). Here a value is returned as itself, the position after
- * it is kept on the decoder, and the cache holds values.
+ * values mmdb-lib's decoder makes (mmdb-decoder.test.ts compares them), without its wrappers:
+ * mmdb-lib returns every value it reads, map keys and strings included, inside a `{ value, offset }`
+ * object and caches what pointers lead to as such objects. On random addresses that was a third
+ * of what a 5000-address POST allocated, and decoding took 2.2-2.9 µs a lookup against 1.2-1.9
+ * here (docs/performance.md "2026-11-30, late morning"). Here a value is returned as itself, the
+ * position after it is kept on the decoder, and the cache holds the values.
  *
  * The file was checked before it serves (mmdb-check.ts walks every value): sizes and pointers
  * are trusted here as mmdb-lib trusts them.
