@@ -2,16 +2,14 @@
  * Walks one value of an MMDB data section (MaxMind DB format 2.0, "Data Section") without building
  * it, checking what a decoder would silently get wrong: sizes that run past the section, doubles
  * that are not 8 bytes, floats that are not 4, integers wider than their type, unknown types and
- * pointers out of range. mmdb-lib trusts these, so a corrupt file would otherwise decode as
- * plausible garbage.
+ * pointers out of range. The decoder (mmdb-decoder.ts), like mmdb-lib's, trusts these, so a
+ * corrupt file would otherwise decode as plausible garbage.
  */
-/** the data section's value types (an extended type is 7 plus its next byte) */
-export const MMDB_TYPE = { POINTER: 1, UTF8: 2, DOUBLE: 3, UINT16: 5, UINT32: 6, MAP: 7, UINT64: 9, ARRAY: 11, BOOLEAN: 14, FLOAT: 15 } as const;
-const { POINTER, UTF8, DOUBLE, MAP, ARRAY, BOOLEAN, FLOAT } = MMDB_TYPE;
-/** sizes 29, 30 and 31 say that 1, 2 or 3 more bytes follow, added to these */
-const LONG_SIZE_BASE = [29, 285, 65821];
+import { LONG_SIZE_BASE, MMDB_TYPE, pointerTarget } from "./mmdb-format.js";
+
+const { POINTER, UTF8, DOUBLE, BYTES, UINT16, UINT32, MAP, INT32, UINT64, UINT128, ARRAY, BOOLEAN, FLOAT } = MMDB_TYPE;
 /** largest payload each integer type may have */
-const INTEGER_BYTES: Record<number, number> = { 5: 2, 6: 4, 8: 4, 9: 8, 10: 16 };
+const INTEGER_BYTES: Record<number, number> = { [UINT16]: 2, [UINT32]: 4, [INT32]: 4, [UINT64]: 8, [UINT128]: 16 };
 
 export class MmdbDataScanner {
   private readonly seen = new Set<number>();
@@ -36,11 +34,7 @@ export class MmdbDataScanner {
     if (control >> 5 === POINTER) {
       const sizeBits = (control >> 3) & 3;
       ensure(at, sizeBits + 1, end);
-      let target = 0;
-      if (sizeBits === 0) target = ((control & 7) << 8) | buffer[at]!;
-      else if (sizeBits === 1) target = (((control & 7) << 16) | buffer.readUInt16BE(at)) + 2048;
-      else if (sizeBits === 2) target = (((control & 7) << 24) | buffer.readUIntBE(at, 3)) + 526336;
-      else target = buffer.readUInt32BE(at);
+      const target = pointerTarget(buffer, control, at);
       at += sizeBits + 1;
       if (target >= this.dataSize) throw new Error("data pointer out of range");
       if (!this.seen.has(target)) {
@@ -64,7 +58,7 @@ export class MmdbDataScanner {
     if (type === DOUBLE && size !== 8) throw new Error(`double of ${size} bytes`);
     if (type === FLOAT && size !== 4) throw new Error(`float of ${size} bytes`);
     if (INTEGER_BYTES[type] !== undefined && size > INTEGER_BYTES[type]!) throw new Error(`integer type ${type} of ${size} bytes`);
-    if (type !== UTF8 && type !== DOUBLE && type !== FLOAT && type !== 4 && INTEGER_BYTES[type] === undefined) {
+    if (type !== UTF8 && type !== DOUBLE && type !== FLOAT && type !== BYTES && INTEGER_BYTES[type] === undefined) {
       throw new Error(`unknown data type ${type}`);
     }
     if (at + size > end) throw new Error("data value runs past the data section");

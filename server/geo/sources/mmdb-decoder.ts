@@ -10,6 +10,7 @@
  * The file was checked before it serves (mmdb-check.ts walks every value): sizes and pointers
  * are trusted here as mmdb-lib trusts them.
  */
+import { LONG_SIZE_BASE, MMDB_TYPE, pointerTarget } from "./mmdb-format.js";
 
 /** What pointers lead to, by offset in the file: a record (the value a tree record points at) or a value it shares. */
 export interface MmdbValueCache {
@@ -19,23 +20,7 @@ export interface MmdbValueCache {
 
 const NO_CACHE: MmdbValueCache = { get: () => undefined, set: () => {} };
 
-/** the data section's types; an extended type is 7 plus the byte after the control byte */
-const POINTER = 1;
-const UTF8 = 2;
-const DOUBLE = 3;
-const BYTES = 4;
-const UINT16 = 5;
-const UINT32 = 6;
-const MAP = 7;
-const INT32 = 8;
-const UINT64 = 9;
-const UINT128 = 10;
-const ARRAY = 11;
-const BOOLEAN = 14;
-const FLOAT = 15;
-
-/** added to a pointer's value by its size (0-3) */
-const POINTER_BASE = [0, 2048, 526336, 0];
+const { POINTER, UTF8, DOUBLE, BYTES, UINT16, UINT32, MAP, INT32, UINT64, UINT128, ARRAY, BOOLEAN, FLOAT } = MMDB_TYPE;
 
 export class MmdbDecoder {
   /** the position right after the value read last */
@@ -63,14 +48,8 @@ export class MmdbDecoder {
     const control = db[offset++]!;
     let type = control >> 5;
     if (type === POINTER) {
-      const size = (control >> 3) & 3;
-      let packed: number;
-      if (size === 0) packed = ((control & 7) << 8) | db[offset]!;
-      else if (size === 1) packed = ((control & 7) << 16) | (db[offset]! << 8) | db[offset + 1]!;
-      else if (size === 2) packed = (control & 7) * 0x1000000 + ((db[offset]! << 16) | (db[offset + 1]! << 8) | db[offset + 2]!);
-      else packed = db.readUInt32BE(offset);
-      const after = offset + size + 1;
-      const value = this.valueAt(this.dataStart + POINTER_BASE[size]! + packed);
+      const after = offset + ((control >> 3) & 3) + 1;
+      const value = this.valueAt(this.dataStart + pointerTarget(db, control, offset));
       this.end = after;
       return value;
     }
@@ -80,13 +59,10 @@ export class MmdbDecoder {
       offset++;
     }
     let size = control & 0x1f;
-    if (size === 29) size = 29 + db[offset++]!;
-    else if (size === 30) {
-      size = 285 + ((db[offset]! << 8) | db[offset + 1]!);
-      offset += 2;
-    } else if (size === 31) {
-      size = 65821 + ((db[offset]! << 16) | (db[offset + 1]! << 8) | db[offset + 2]!);
-      offset += 3;
+    if (size >= 29) {
+      const width = size - 28;
+      size = LONG_SIZE_BASE[width - 1]! + db.readUIntBE(offset, width);
+      offset += width;
     }
     switch (type) {
       case UTF8:

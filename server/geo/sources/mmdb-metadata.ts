@@ -6,7 +6,8 @@
  * each one: a damaged end reads as no date, as a file mmdb-lib cannot open does.
  */
 import { open } from "node:fs/promises";
-import { MMDB_TYPE, MmdbDataScanner, valueHeader } from "./mmdb-data-scan.js";
+import { MmdbDataScanner, valueHeader } from "./mmdb-data-scan.js";
+import { MMDB_TYPE } from "./mmdb-format.js";
 
 export const METADATA_MARKER = Buffer.from([0xab, 0xcd, 0xef, ...Buffer.from("MaxMind.com")]);
 /** the metadata, marker included, lies within this many bytes of the file's end */
