@@ -8,7 +8,7 @@ import { BundledCity } from "./lookups.js";
 
 const FIXTURES = resolve(import.meta.dirname, "../../../test/fixtures/maxmind");
 
-/** mmdb-lib's own decoder, the one this module must agree with, reached through a reader of `file` */
+/** mmdb-lib's own decoder class, the one this module must agree with, reached through a reader's `decoder` */
 interface LibDecoder {
   decode(offset: number): { value: unknown; offset: number };
 }
