@@ -10,6 +10,7 @@
  */
 import type { ConversionColumns } from "../dialect.js";
 import { TimeSlice } from "../../time-slice.js";
+import { UUID_BYTES, writeUuidBytes } from "../uuid-bytes.js";
 
 /** the types a column may have here, as PostgreSQL names them */
 export type CopyType = "smallint" | "integer" | "bigint" | "uuid" | "text" | "bytea";
@@ -126,9 +127,10 @@ const WRITERS: Record<CopyType, (out: Output, value: NonNullable<Value>) => void
     out.at += 8;
   },
   uuid(out, value) {
-    out.length(16);
-    writeUuid(out.buffer, out.at, value);
-    out.at += 16;
+    out.length(UUID_BYTES);
+    // the 8-4-4-4-12 form only, as conversion ids are written
+    if (typeof value !== "string" || value.length !== 36 || !writeUuidBytes(value, out.buffer, out.at)) throw new Error(`Not a uuid: ${String(value)}`);
+    out.at += UUID_BYTES;
   },
   text(out, value) {
     if (typeof value !== "string") throw new Error(`Not a text value: ${typeof value}`);
@@ -172,25 +174,4 @@ function writeInt64(buffer: Buffer, at: number, value: number): void {
   const high = Math.floor(value / 2 ** 32);
   writeInt32(buffer, at, high);
   writeInt32(buffer, at + 4, value - high * 2 ** 32);
-}
-
-/** each hex digit's value by its character code; -1 for any other character */
-const HEX = new Int8Array(128).fill(-1);
-for (let i = 0; i < 16; i++) HEX["0123456789abcdef".charCodeAt(i)] = HEX["0123456789ABCDEF".charCodeAt(i)] = i;
-/** where a uuid's text has a dash (8-4-4-4-12 hex digits) */
-const DASH = [8, 13, 18, 23];
-/** where each of its 16 bytes starts in that text, worked out once from the dashes */
-const BYTE_AT = new Uint8Array(16);
-for (let byte = 0, from = 0; byte < 16; byte++, from += 2) BYTE_AT[byte] = DASH.includes(from) ? ++from : from;
-
-/** a uuid's text as its 16 bytes */
-function writeUuid(buffer: Buffer, at: number, value: NonNullable<Value>): void {
-  if (typeof value !== "string" || value.length !== 36 || DASH.some((i) => value.charCodeAt(i) !== 45)) throw new Error(`Not a uuid: ${String(value)}`);
-  for (let byte = 0; byte < 16; byte++) {
-    const from = BYTE_AT[byte]!;
-    const high = HEX[value.charCodeAt(from)] ?? -1;
-    const low = HEX[value.charCodeAt(from + 1)] ?? -1;
-    if (high < 0 || low < 0) throw new Error(`Not a uuid: ${value}`);
-    buffer[at + byte] = (high << 4) | low;
-  }
 }

@@ -9,7 +9,8 @@ import { emptyColumns, NUMBER_COLUMNS } from "../dialect.js";
 import { createStorage } from "../index.js";
 import type { SqlStorage } from "../sql-storage.js";
 import type { NewConversion } from "../types.js";
-import { blobToUuid, CHECKPOINT_EVERY_MS, SQLITE_FILE, uuidToBlob, writeUuidBytes, type SqliteDialect } from "./dialect.js";
+import { blobToUuid, CHECKPOINT_EVERY_MS, SQLITE_FILE, uuidToBlob, type SqliteDialect } from "./dialect.js";
+import { writeUuidBytes } from "../uuid-bytes.js";
 import { packGroup, transferList, unpackGroup } from "./writer.js";
 
 describe("a group packed for the writer thread", () => {

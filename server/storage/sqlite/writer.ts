@@ -11,7 +11,7 @@
  */
 import { byTable, NUMBER_COLUMNS, type DimensionTable, type GroupBatch, type GroupToWrite, type NumberColumnName, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
-import { UUID_BYTES, writeUuidBytes } from "./dialect.js";
+import { UUID_BYTES, writeUuidBytes } from "../uuid-bytes.js";
 import { ThreadChannel } from "./thread-channel.js";
 
 /** one ip key slot: its length (0: none), then up to 17 bytes */
