@@ -128,8 +128,8 @@ export function locationPartText(isEu: IpObject["is_eu"], continent: IpObject["c
 
 /**
  * The location part with `time_now` set, the path down to it copied. A function of its own, not a
- * closure in locationPartText: tsx names every closure it makes (`__name`), which cost that
- * function a sixth of its time (docs/performance.md "2026-11-30, afternoon").
+ * closure in locationPartText: tsx names each closure bound to a name as it is made (`__name`),
+ * which cost that function a sixth of its time (docs/performance.md "2026-11-30, afternoon").
  */
 function withTimeNow(isEu: IpObject["is_eu"], continent: NonNullable<IpObject["continent"]>, timeNow: string | null) {
   const country = continent.country!;
