@@ -32,7 +32,7 @@ for (let byte = 0, from = 0; byte < UUID_BYTES; byte++, from += 2) {
 export function writeUuidBytes(uuid: string, out: Uint8Array, at: number): boolean {
   const dashed = uuid.length === 36;
   if (!dashed && uuid.length !== 32) return false;
-  if (dashed && (uuid.charCodeAt(8) !== DASH || uuid.charCodeAt(13) !== DASH || uuid.charCodeAt(18) !== DASH || uuid.charCodeAt(23) !== DASH)) return false;
+  if (dashed) for (const dash of DASHES_AT) if (uuid.charCodeAt(dash) !== DASH) return false;
   const byteAt = dashed ? DASHED_BYTE_AT : PLAIN_BYTE_AT;
   // -1 for a character that is no hex digit (the table has none past ASCII): `digits` goes negative
   let digits = 0;
