@@ -16,7 +16,7 @@ import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 import { startServer } from "../test/helpers/server.js";
 import { defaultBackend, openBenchBackend } from "./_backend.js";
 import { percentile } from "./_percentile.js";
-import { cpuMs, peakRssKb } from "./_proc.js";
+import { cpuMs, cpuMsByThread, peakRssKb } from "./_proc.js";
 
 const { values } = parseArgs({
   options: {
@@ -89,6 +89,7 @@ try {
   const fillTarget = Math.max(rows, 20 * BULK);
   // the server's CPU (all its threads) a POST depends less on the machine's other load than its time does
   const cpuBefore = cpuMs(server.process.pid!);
+  const threadsBefore = cpuMsByThread(server.process.pid!);
   for (let done = 0; done < fillTarget; done += BULK) {
     // a seed per bulk: each POST brings new addresses, the same ones in every run
     const ips = randomPublicIpv4(BULK, done);
@@ -102,6 +103,10 @@ try {
   row(`POST /convert ${BULK} IPs server p50 ms (target <= 60)`, percentile(resTimes, 50).toFixed(1));
   row(`POST /convert ${BULK} IPs round trip p50 ms`, percentile(wall, 50).toFixed(1));
   row(`POST /convert ${BULK} IPs server CPU ms (all threads, mean)`, ((cpuMs(server.process.pid!) - cpuBefore) / resTimes.length).toFixed(0));
+  // two cores: a POST's p50 cannot be under half its CPU, however its work overlaps
+  const threadsAfter = cpuMsByThread(server.process.pid!);
+  const split = Object.entries(threadsAfter).map(([kind, ms]) => `${kind} ${((ms - threadsBefore[kind]!) / resTimes.length).toFixed(0)}`);
+  row(`  of which by thread`, split.join(", "));
   // every POST brought new addresses, so the caches of records and parts are full by now
   row(`server peak RSS MB after ${resTimes.length} POSTs`, (peakRssKb(server.process.pid!) / 1024).toFixed(0));
 
