@@ -103,7 +103,7 @@ try {
   row(`POST /convert ${BULK} IPs server p50 ms (target <= 60)`, percentile(resTimes, 50).toFixed(1));
   row(`POST /convert ${BULK} IPs round trip p50 ms`, percentile(wall, 50).toFixed(1));
   row(`POST /convert ${BULK} IPs server CPU ms (all threads, mean)`, ((cpuMs(server.process.pid!) - cpuBefore) / resTimes.length).toFixed(0));
-  // two cores: a POST's p50 cannot be under half its CPU, however its work overlaps
+  // where a POST's CPU goes: on two cores its p50 is hardly under half of all of it, however the work overlaps
   const threadsAfter = cpuMsByThread(server.process.pid!);
   const split = Object.entries(threadsAfter).map(([kind, ms]) => `${kind} ${((ms - threadsBefore[kind]!) / resTimes.length).toFixed(0)}`);
   row(`  of which by thread`, split.join(", "));
