@@ -10,17 +10,7 @@
  */
 import { randomFillSync } from "node:crypto";
 import { v7 } from "uuid";
-
-const UUID_BYTES = 16;
-const UUID_CHARS = 36;
-/** each byte's two lower-case hex digits, as character codes */
-const HEX = new Uint8Array(512);
-for (let byte = 0; byte < 256; byte++) {
-  const digits = byte.toString(16).padStart(2, "0");
-  HEX[byte * 2] = digits.charCodeAt(0);
-  HEX[byte * 2 + 1] = digits.charCodeAt(1);
-}
-const DASH = 0x2d;
+import { UUID_BYTES, UUID_CHARS, uuidText, writeUuidText } from "../storage/uuid-bytes.js";
 
 /**
  * The time and counter of the last id made, as v7's own clock keeps them: a new millisecond starts
@@ -32,9 +22,8 @@ const clock = { msecs: -Infinity, seq: 0 };
 /** what v7 is told for one id; its `random` is read only at bytes 10-15 when `seq` is given */
 const options = { msecs: 0, seq: 0, random: new Uint8Array(UUID_BYTES) };
 
-/** one id's bytes and text (a GET's): written again for each, so that only its string is new */
+/** one id's bytes (a GET's): written again for each */
 const ONE_BYTES = Buffer.allocUnsafe(UUID_BYTES);
-const ONE_TEXT = Buffer.allocUnsafe(UUID_CHARS);
 
 /**
  * Random bytes drawn ahead for small requests (a GET's one id): a draw costs ~1.5 µs whatever its
@@ -58,7 +47,6 @@ function randomInto(bytes: Buffer): void {
 /** `count` new ids, in increasing order (time-ordered: they land at the end of the unique-id index) */
 export function conversionIds(count: number): string[] {
   const bytes = count === 1 ? ONE_BYTES : Buffer.allocUnsafe(UUID_BYTES * count);
-  const text = count === 1 ? ONE_TEXT : Buffer.allocUnsafe(UUID_CHARS * count);
   // drawn into the ids' own bytes, which v7 then writes over: bytes 6-9 of each for a new
   // millisecond's counter, 10-15 for v7's random tail
   randomInto(bytes);
@@ -77,17 +65,10 @@ export function conversionIds(count: number): string[] {
     options.seq = clock.seq;
     v7(options, bytes, at);
   }
-  let at = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    // 8-4-4-4-12 hex digits: a dash before bytes 4, 6, 8 and 10 of each id
-    const inId = i & 15;
-    if (inId === 4 || inId === 6 || inId === 8 || inId === 10) text[at++] = DASH;
-    const byte = bytes[i]!;
-    text[at++] = HEX[byte * 2]!;
-    text[at++] = HEX[byte * 2 + 1]!;
-  }
+  if (count === 1) return [uuidText(bytes)];
+  const text = Buffer.allocUnsafe(UUID_CHARS * count);
+  for (let i = 0; i < count; i++) writeUuidText(bytes, i * UUID_BYTES, text, i * UUID_CHARS);
   const all = text.toString("latin1");
-  if (count === 1) return [all];
   const ids = new Array<string>(count);
   for (let i = 0; i < count; i++) ids[i] = all.slice(i * UUID_CHARS, (i + 1) * UUID_CHARS);
   return ids;

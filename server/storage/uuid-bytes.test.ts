@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { writeUuidBytes } from "./uuid-bytes.js";
+import { UUID_BYTES, UUID_CHARS, uuidText, writeUuidBytes, writeUuidText } from "./uuid-bytes.js";
 
 describe("writeUuidBytes", () => {
   it("writes a UUID's bytes from its text with or without dashes, in either case", () => {
@@ -31,5 +31,16 @@ describe("writeUuidBytes", () => {
     ]) {
       expect(writeUuidBytes(text, out, 0), JSON.stringify(text)).toBe(false);
     }
+  });
+
+  it("writes a UUID's text from its bytes, lower case with dashes, where it is told", () => {
+    const uuids = Array.from({ length: 50 }, () => randomUUID());
+    const bytes = new Uint8Array(1 + uuids.length * UUID_BYTES);
+    uuids.forEach((uuid, i) => writeUuidBytes(uuid.toUpperCase(), bytes, 1 + i * UUID_BYTES));
+    const text = Buffer.alloc(2 + uuids.length * UUID_CHARS, "x");
+    uuids.forEach((_, i) => writeUuidText(bytes, 1 + i * UUID_BYTES, text, 2 + i * UUID_CHARS));
+    expect(text.toString("latin1")).toBe(`xx${uuids.join("")}`);
+    uuids.forEach((uuid, i) => expect(uuidText(bytes, 1 + i * UUID_BYTES)).toBe(uuid));
+    expect(uuidText(Buffer.from("00ff10a0b1c2d3e4f5060708090a0b0c", "hex"))).toBe("00ff10a0-b1c2-d3e4-f506-0708090a0b0c");
   });
 });

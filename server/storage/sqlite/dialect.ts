@@ -18,7 +18,7 @@ import { IP_KEY_BLOCK_BITS, SQLITE_MIGRATIONS } from "./migrations.js";
 import { SqliteReader } from "./reader.js";
 import { SqliteWriter } from "./writer.js";
 import type { TimeSlice } from "../../time-slice.js";
-import { UUID_BYTES, writeUuidBytes } from "../uuid-bytes.js";
+import { UUID_BYTES, uuidText, writeUuidBytes } from "../uuid-bytes.js";
 
 export interface SqliteOptions {
   dataDir: string;
@@ -87,11 +87,6 @@ export function uuidToBlob(uuid: string | Uint8Array): Uint8Array {
   const blob = Buffer.allocUnsafe(UUID_BYTES);
   writeUuidBytes(uuid, blob, 0);
   return blob;
-}
-
-export function blobToUuid(blob: Uint8Array): string {
-  const hex = Buffer.from(blob).toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Opens (creating if needed) the data dir's file; createStorage migrates it. */
@@ -681,7 +676,7 @@ function scanSql(scan: IpScan, text: IpSearchPlan["text"], hidden: number | null
 type RawRow = Omit<ConversionRow, "unique_id"> & { unique_id: Buffer };
 
 function fromRaw(row: RawRow): ConversionRow {
-  return { ...row, unique_id: blobToUuid(row.unique_id) };
+  return { ...row, unique_id: uuidText(row.unique_id) };
 }
 
 /** puts the saved parts' ids in place of the placeholders (ConversionGroup.newDimensions) in the group's rows */

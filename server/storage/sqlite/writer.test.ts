@@ -9,8 +9,8 @@ import { emptyColumns, NUMBER_COLUMNS } from "../dialect.js";
 import { createStorage } from "../index.js";
 import type { SqlStorage } from "../sql-storage.js";
 import type { NewConversion } from "../types.js";
-import { blobToUuid, CHECKPOINT_EVERY_MS, SQLITE_FILE, uuidToBlob, type SqliteDialect } from "./dialect.js";
-import { writeUuidBytes } from "../uuid-bytes.js";
+import { CHECKPOINT_EVERY_MS, SQLITE_FILE, uuidToBlob, type SqliteDialect } from "./dialect.js";
+import { uuidText, writeUuidBytes } from "../uuid-bytes.js";
 import { packGroup, transferList, unpackGroup } from "./writer.js";
 
 describe("a group packed for the writer thread", () => {
@@ -48,7 +48,7 @@ describe("a group packed for the writer thread", () => {
       ...unpacked,
       ...numbers,
       ip_key: unpacked.ip_key.map((key) => key && [...key]),
-      unique_id: Array.from(unpacked.unique_id as Uint8Array[], (id) => blobToUuid(id)),
+      unique_id: Array.from(unpacked.unique_id as Uint8Array[], (id) => uuidText(id)),
     }).toEqual({
       ...rows,
       ip_key: rows.ip_key.map((key) => key && [...key]),
@@ -68,7 +68,7 @@ describe("a conversion id's bytes", () => {
         expect([...out.subarray(3, 19)]).toEqual(expected);
         expect([...uuidToBlob(text)]).toEqual(expected);
       }
-      expect(blobToUuid(uuidToBlob(uuid))).toBe(uuid);
+      expect(uuidText(uuidToBlob(uuid))).toBe(uuid);
     }
   });
 });
