@@ -26,7 +26,8 @@ export interface AddressFields {
    * text has a `tail`): writers read it there alone.
    */
   timeNow: string | null;
-  completion: NonNullable<IpObject["completion_time"]>;
+  /** completion_time in whole microseconds (engine/build-ip-object.ts completionTime makes the object) */
+  completionUs: number;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { ConvertResult, PartToken } from "../geo/types.js";
 import type { NewConversion } from "./types.js";
 import { foldAscii, ipToKey, IpKeyBlock, keyType } from "./ip-bytes.js";
 import { ipObjectText, locationPartText, locationText, networkPartText, networkText, type PartText } from "../geo/engine/ip-object-json.js";
+import { completionTime } from "../geo/engine/build-ip-object.js";
 import { TimeSlice } from "../time-slice.js";
 
 /** A deduplicated part: stored once per distinct JSON text. */
@@ -166,7 +167,7 @@ export function encodeRecord(conversion: RecordSource, keys?: IpKeyBlock): Encod
     const location = dimensionByToken(parts.location, locationText, conversion);
     const network = dimensionByToken(parts.network, networkText, conversion);
     const timeNow = locationText(parts.location, conversion).tail === null ? null : address.timeNow;
-    return encodeValues(address.ip, address.type, timeNow, address.completion, location, network, conversion, keys);
+    return encodeValues(address.ip, address.type, timeNow, address.completionUs, location, network, conversion, keys);
   }
   const data = conversion.data;
   const location = parts
@@ -181,7 +182,8 @@ function encodeValues(
   ip: IpObject["ip"],
   type: IpObject["type"],
   timeNow: string | null,
-  completion: IpObject["completion_time"],
+  /** the Ip object's, or the engine's microseconds (which completion_time is made from: exact by construction) */
+  completion: IpObject["completion_time"] | number,
   location: Dimension,
   network: Dimension,
   conversion: RecordSource,
@@ -216,7 +218,9 @@ function encodeValues(
     }
   }
 
-  if (completion) {
+  if (typeof completion === "number") {
+    record.completionUs = completion;
+  } else if (completion) {
     // The engine measures to the microsecond (server/geo/engine/build-ip-object.ts completionTime).
     const us = typeof completion.miliseconds === "number" ? Math.round(completion.miliseconds * 1000) : null;
     if (us !== null && derivesExactly(completion, us)) record.completionUs = us;
@@ -229,7 +233,9 @@ function encodeValues(
 
 /** whether completionFrom(us) gives `completion` back: the same two members, the same values */
 function derivesExactly(completion: NonNullable<IpObject["completion_time"]>, us: number): boolean {
-  if (!Number.isSafeInteger(us) || completion.miliseconds !== completionMs(us) || completion.seconds !== completionSeconds(us)) return false;
+  if (!Number.isSafeInteger(us)) return false;
+  const derived = completionTime(us);
+  if (completion.miliseconds !== derived.miliseconds || completion.seconds !== derived.seconds) return false;
   let members = 0;
   for (const key in completion) if (Object.hasOwn(completion, key)) members++;
   return members === 2;
@@ -376,13 +382,8 @@ function formatTimeNow(row: { tzOffset: number | null; timeShift: number }, star
 }
 
 function completionFrom(us: number | null): IpObject["completion_time"] {
-  if (us === null || !Number.isSafeInteger(us)) return null;
-  return { miliseconds: completionMs(us), seconds: completionSeconds(us) };
+  return us === null || !Number.isSafeInteger(us) ? null : completionTime(us);
 }
-
-/** completion_time's values from its microseconds: read back by completionFrom, checked by derivesExactly */
-const completionMs = (us: number) => us / 1000;
-const completionSeconds = (us: number) => us / 1_000_000;
 
 function pad(n: number): string {
   return String(n).padStart(2, "0");

@@ -85,7 +85,7 @@ export function buildIpObject(address: AddressFields, lookups: Lookups, context:
     continent,
     registered_country: registeredCountry,
     asn,
-    completion_time: address.completion,
+    completion_time: completionTime(address.completionUs),
   };
 }
 
@@ -121,8 +121,12 @@ function buildCity(city: CityFacts, timeNow: string | null, name: string | null)
   };
 }
 
-/** The lookup's own duration, to the microsecond. */
-export function completionTime(milliseconds: number): { miliseconds: number; seconds: number } {
-  const rounded = Math.round(milliseconds * 1000) / 1000;
-  return { miliseconds: rounded, seconds: Math.round(rounded * 1000) / 1_000_000 };
+/** The lookup's own duration in whole microseconds: what the engine keeps per address (a small integer, no object). */
+export function completionMicros(milliseconds: number): number {
+  return Math.round(milliseconds * 1000);
+}
+
+/** completion_time from its microseconds: for answers, and for stored rows read back (storage/record-codec.ts) */
+export function completionTime(us: number): { miliseconds: number; seconds: number } {
+  return { miliseconds: us / 1000, seconds: us / 1_000_000 };
 }

@@ -9,7 +9,7 @@ import { isPublicAddress, parseIp } from "../../../lib/ip/index.js";
 import type { ConvertResult, GeoDatabaseInfo, GeoEngine } from "../types.js";
 import type { JsonBytes } from "../../json-bytes.js";
 import type { GeoLogger } from "../logger.js";
-import { completionTime } from "./build-ip-object.js";
+import { completionMicros, completionTime } from "./build-ip-object.js";
 import { LocatedResult } from "./located-result.js";
 import { localTimeIso } from "../country/time-now.js";
 import { loadBundledIndex } from "../sources/bundled-index.js";
@@ -99,7 +99,7 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
     if (!isPublicAddress(parsed.lookup)) {
       // Private, loopback, documentation, ...: no database knows them.
       const data = bareIpObject(parsed.ip, parsed.type);
-      data.completion_time = completionTime(performance.now() - startedAt);
+      data.completion_time = completionTime(completionMicros(performance.now() - startedAt));
       return { status: "success", data };
     }
     try {
@@ -108,9 +108,10 @@ export async function createGeoEngine(options: GeoEngineOptions): Promise<GeoEng
       const registeredCountry = city.hasRegisteredCountry ? (located?.registeredCountry ?? null) : (located?.registeredCountry ?? bundled!.registeredCountry(parsed));
       const network = asn.lookup(parsed);
       const zone = located?.city?.timeZone;
-      const address = { ip: parsed.ip, type: parsed.type, timeNow: zone ? localTimeIso(zone, now) : null, completion: completionTime(performance.now() - startedAt) };
+      const timeNow = zone ? localTimeIso(zone, now) : null;
+      const completionUs = completionMicros(performance.now() - startedAt);
       const parts = partTokens.of(located, registeredCountry, network, options.publicBaseUrl(), lang);
-      return new LocatedResult(parts, address, { located, registeredCountry, asn: network }, flagUrl, lang);
+      return new LocatedResult(parts, { ip: parsed.ip, type: parsed.type, timeNow, completionUs }, { located, registeredCountry, asn: network }, flagUrl, lang);
     } catch (error) {
       logFailure(parsed.ip, error);
       return { status: "failed", data: bareIpObject(parsed.ip, parsed.type) };

@@ -11,6 +11,7 @@
 import type { IpObject } from "../../../lib/schemas/ip-object.js";
 import type { ConvertResult, PartToken } from "../types.js";
 import type { JsonBytes } from "../../json-bytes.js";
+import { completionTime } from "./build-ip-object.js";
 
 /** what a location token's text is cut at when `"time_now":null` is in it twice: its own JSON escape cannot occur in real data */
 const GAP = "\u0000time_now\u0000";
@@ -25,7 +26,7 @@ export class IpObjectJson {
   stringify(result: ConvertResult): string {
     const { parts, address } = result;
     if (!parts || !address) return JSON.stringify(result.data);
-    return ipObjectText(address.ip, address.type, locationText(parts.location, result), address.timeNow, networkText(parts.network, result).head, address.completion);
+    return ipObjectText(address.ip, address.type, locationText(parts.location, result), address.timeNow, networkText(parts.network, result).head, completionTime(address.completionUs));
   }
 
   /**
@@ -52,9 +53,8 @@ export class IpObjectJson {
     out.ascii(",");
     out.text(network.head);
     // in pieces: a string of them per address would be garbage the moment it is copied
-    const completion = address.completion;
+    const completion = completionTime(address.completionUs);
     out.ascii(',"completion_time":');
-    if (!completion) return out.ascii("null}");
     out.ascii(COMPLETION_MS);
     out.ascii(String(completion.miliseconds));
     out.ascii(COMPLETION_SECONDS);

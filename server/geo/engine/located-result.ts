@@ -1,28 +1,54 @@
 /**
- * A located address's result: its parts' tokens and what varies per address (`address`) are set
- * at once, the Ip object is built when `data` is first read. Answers and stored rows are written
- * from the parts' cached texts and `address` (ip-object-json.ts, storage/record-codec.ts), so a
- * bulk whose locations and networks were seen before builds no Ip object: a dozen objects per
- * address that would stay alive until the bulk's answer is sent, copied by every scavenge in
- * between.
+ * A located address's result: its parts' tokens and what varies per address are set at once, the
+ * Ip object is built when `data` is first read. Answers and stored rows are written from the
+ * parts' cached texts and `address` (ip-object-json.ts, storage/record-codec.ts), so a bulk whose
+ * locations and networks were seen before builds no Ip object: a dozen objects per address that
+ * would stay alive until the bulk's answer is sent, copied by every scavenge in between. For the
+ * same reason the per-address values and the lookups are this object's own fields (`address` is
+ * the result itself) and the duration is a whole number of microseconds: one object an address
+ * where there were four (address, lookups, completion_time and its two boxed numbers).
  */
 import type { IpObject } from "../../../lib/schemas/ip-object.js";
+import type { Asn } from "../sources/lookups.js";
+import type { Located, Place } from "../sources/located.js";
 import type { AddressFields, ConvertParts, ConvertResult } from "../types.js";
 import { buildIpObject, type Lookups } from "./build-ip-object.js";
 
-export class LocatedResult implements ConvertResult {
-  readonly status = "success" as const;
+export class LocatedResult implements ConvertResult, AddressFields, Lookups {
+  readonly ip: string;
+  readonly type: AddressFields["type"];
+  readonly timeNow: string | null;
+  readonly completionUs: number;
+  readonly located: Located | null;
+  readonly registeredCountry: Place | null;
+  readonly asn: Asn | null;
   private built: IpObject | undefined;
 
   constructor(
     readonly parts: ConvertParts,
-    readonly address: AddressFields,
-    private readonly lookups: Lookups,
+    address: AddressFields,
+    lookups: Lookups,
     private readonly flagUrl: (code: string) => string | null,
     private readonly lang: string | null,
-  ) {}
+  ) {
+    this.ip = address.ip;
+    this.type = address.type;
+    this.timeNow = address.timeNow;
+    this.completionUs = address.completionUs;
+    this.located = lookups.located;
+    this.registeredCountry = lookups.registeredCountry;
+    this.asn = lookups.asn;
+  }
+
+  get status(): "success" {
+    return "success";
+  }
+
+  get address(): AddressFields {
+    return this;
+  }
 
   get data(): IpObject {
-    return (this.built ??= buildIpObject(this.address, this.lookups, { flagUrl: this.flagUrl, lang: this.lang }));
+    return (this.built ??= buildIpObject(this, this, { flagUrl: this.flagUrl, lang: this.lang }));
   }
 }
