@@ -89,15 +89,27 @@ export function ipObjectText(
 
 /**
  * The location part (`is_eu`, `continent`) of the result whose token this is, made once per token:
- * only then is the result's Ip object read.
+ * only then is the result's Ip object read, and the other part's text is made from the same object
+ * when it is new too (a located result builds its Ip object at each read: engine/located-result.ts).
  */
 export function locationText(token: PartToken, result: ConvertResult): PartText {
-  return (token.json ??= locationPartText(result.data.is_eu, result.data.continent));
+  return token.json ?? newPartTexts(result, token, "location");
 }
 
 /** the network part (`registered_country`, `asn`), made once per token; its `tail` is always null */
 export function networkText(token: PartToken, result: ConvertResult): PartText {
-  return (token.json ??= networkPartText(result.data.registered_country, result.data.asn));
+  return token.json ?? newPartTexts(result, token, "network");
+}
+
+/** `token`'s text, and the texts of the result's parts that have none yet, from one read of the Ip object */
+function newPartTexts(result: ConvertResult, token: PartToken, part: "location" | "network"): PartText {
+  const data = result.data;
+  const parts = result.parts;
+  if (parts) {
+    parts.location.json ??= locationPartText(data.is_eu, data.continent);
+    parts.network.json ??= networkPartText(data.registered_country, data.asn);
+  }
+  return (token.json ??= part === "location" ? locationPartText(data.is_eu, data.continent) : networkPartText(data.registered_country, data.asn));
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * A located address's result: its parts' tokens and what varies per address are set at once, the
- * Ip object is built when `data` is first read. Answers and stored rows are written from the
+ * Ip object is built when `data` is read. Answers and stored rows are written from the
  * parts' cached texts and `address` (ip-object-json.ts, storage/record-codec.ts), so a bulk whose
  * locations and networks were seen before builds no Ip object: a dozen objects per address that
  * would stay alive until the bulk's answer is sent, copied by every scavenge in between. For the
@@ -22,7 +22,6 @@ export class LocatedResult implements ConvertResult, AddressFields, Lookups {
   readonly located: Located | null;
   readonly registeredCountry: Place | null;
   readonly asn: Asn | null;
-  private built: IpObject | undefined;
 
   constructor(
     readonly parts: ConvertParts,
@@ -48,7 +47,11 @@ export class LocatedResult implements ConvertResult, AddressFields, Lookups {
     return this;
   }
 
+  /**
+   * Built at each read, not kept: it is read to make a new part's text (both parts' at once,
+   * ip-object-json.ts), and kept it lived as long as a bulk's answer.
+   */
   get data(): IpObject {
-    return (this.built ??= buildIpObject(this, this, { flagUrl: this.flagUrl, lang: this.lang }));
+    return buildIpObject(this, this, { flagUrl: this.flagUrl, lang: this.lang });
   }
 }
