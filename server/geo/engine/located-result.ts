@@ -6,7 +6,8 @@
  * would stay alive until the bulk's answer is sent, copied by every scavenge in between. For the
  * same reason the per-address values and the lookups are this object's own fields (`address` is
  * the result itself) and the duration is a whole number of microseconds: one object an address
- * where there were four (address, lookups, completion_time and its two boxed numbers).
+ * where there were four (the result, its address fields, its lookups, completion_time with two
+ * boxed numbers).
  */
 import type { IpObject } from "../../../lib/schemas/ip-object.js";
 import type { Asn } from "../sources/lookups.js";
