@@ -93,23 +93,24 @@ export function ipObjectText(
  * when it is new too (a located result builds its Ip object at each read: engine/located-result.ts).
  */
 export function locationText(token: PartToken, result: ConvertResult): PartText {
-  return token.json ?? newPartTexts(result, token, "location");
+  return token.json ?? newPartTexts(result, token);
 }
 
 /** the network part (`registered_country`, `asn`), made once per token; its `tail` is always null */
 export function networkText(token: PartToken, result: ConvertResult): PartText {
-  return token.json ?? newPartTexts(result, token, "network");
+  return token.json ?? newPartTexts(result, token);
 }
 
-/** `token`'s text, and the texts of the result's parts that have none yet, from one read of the Ip object */
-function newPartTexts(result: ConvertResult, token: PartToken, part: "location" | "network"): PartText {
+/**
+ * The texts of the result's parts that have none yet, from one read of its Ip object; `token` is
+ * one of those parts (every caller passes `result.parts.location` or `.network`).
+ */
+function newPartTexts(result: ConvertResult, token: PartToken): PartText {
   const data = result.data;
-  const parts = result.parts;
-  if (parts) {
-    parts.location.json ??= locationPartText(data.is_eu, data.continent);
-    parts.network.json ??= networkPartText(data.registered_country, data.asn);
-  }
-  return (token.json ??= part === "location" ? locationPartText(data.is_eu, data.continent) : networkPartText(data.registered_country, data.asn));
+  const parts = result.parts!;
+  parts.location.json ??= locationPartText(data.is_eu, data.continent);
+  parts.network.json ??= networkPartText(data.registered_country, data.asn);
+  return token.json!;
 }
 
 /**
