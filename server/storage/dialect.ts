@@ -130,9 +130,16 @@ export interface ConversionGroup {
    * New location and network rows saved with a light group's rows (GET /convert's), in its
    * transaction, each list in key order; a row's location or network -(i + 1) is the list's i-th
    * part. Their ids come back on the group's first result (WriteResult.dimensionIds), also when
-   * every batch is refused. A bulk's group has none: the core saves its parts first (saveDimensions).
+   * every batch is refused. A bulk's group has none: the core saves its parts in statements of
+   * their own (saveDimensions), while it makes the group, and gives it `savingDimensions`.
    */
   newDimensions?: Record<DimensionTable, Dimension[]>;
+  /**
+   * A bulk's new parts being saved (saveDimensions): the ids that replace its rows' placeholders
+   * (-(i + 1), as for newDimensions) once they come. The dialect may ready the rows meanwhile
+   * (placeDimensionIds for columns).
+   */
+  savingDimensions?: Promise<Record<DimensionTable, number[]>>;
 }
 
 /** The condition a newest-first walk over a project's rows keeps a row by. */
@@ -250,6 +257,21 @@ export function acceptedColumns(group: ConversionGroup, accepted: boolean[]): Co
     }
   });
   return out;
+}
+
+/** the ids of the bulk's parts saved meanwhile (ConversionGroup.savingDimensions) in place of its rows' placeholders, once they come */
+export async function placeSavedDimensions(group: Pick<GroupToWrite, "rows" | "savingDimensions">): Promise<void> {
+  if (group.savingDimensions) placeDimensionIds(group, await group.savingDimensions);
+}
+
+/** puts the saved parts' ids in place of the placeholders (ConversionGroup.newDimensions) in the group's rows */
+export function placeDimensionIds({ rows }: { rows: Pick<RowsToWrite, "location" | "network"> }, ids: Record<DimensionTable, number[]>): void {
+  for (let i = 0; i < rows.location.length; i++) {
+    const location = rows.location[i]!;
+    if (location < 0) rows.location[i] = ids.locations[-location - 1]!;
+    const network = rows.network[i]!;
+    if (network < 0) rows.network[i] = ids.networks[-network - 1]!;
+  }
 }
 
 /**

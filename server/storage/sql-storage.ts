@@ -286,16 +286,21 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       if (seq === null) throw new Error(`Unknown project ${batch.projectId}`);
       projects.push(seq);
     }
-    // one slice over both loops and the dialect's own (PostgreSQL's array literals): none starts a
-    // fresh one where the one before left off
+    // one slice over these loops and the dialect's (PostgreSQL's array literals, made beside the
+    // columns): none starts a fresh one where another left off
     const slice = new TimeSlice();
     const newDimensions = await this.newDimensions(items, slice);
     // a light group's parts go with its rows (ConversionGroup.newDimensions); a bulk's first, in
     // statements of their own: its transaction is long, and a GET that needs one of the same new
-    // parts would wait for it to commit
+    // parts would wait for it to commit. Its rows are made ready while they are saved, with
+    // placeholders for their ids (ConversionGroup.savingDimensions).
     const withRows = newDimensions && light ? newDimensions : undefined;
-    if (newDimensions && !withRows) await this.saveDimensions(newDimensions, light, slice);
-    const group = await this.columns(items, projects, Date.now(), slice, withRows);
+    const saving = newDimensions && !withRows ? this.saveDimensions(newDimensions, light, slice) : undefined;
+    // its failure is thrown where the dialect awaits it, not as an unhandled rejection meanwhile
+    saving?.catch(() => {});
+    const group: ConversionGroup = await this.columns(items, projects, Date.now(), slice, newDimensions);
+    if (withRows) group.newDimensions = withRows;
+    if (saving) group.savingDimensions = saving;
     const sent = () => {
       for (const { batch } of items) batch.onWriting?.();
     };
@@ -346,9 +351,10 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
    * Saved in their own statements, before the rows' transaction: they are content-addressed, so one
    * left over from a refused batch is harmless, and only committed ids enter the cache.
    */
-  private async saveDimensions(dims: Record<DimensionTable, Dimension[]>, light: boolean, slice: TimeSlice): Promise<void> {
+  private async saveDimensions(dims: Record<DimensionTable, Dimension[]>, light: boolean, slice: TimeSlice): Promise<Record<DimensionTable, number[]>> {
     const ids = await this.inTurn(light, () => this.dialect.saveDimensions(dims, slice));
     for (const table of DIMENSION_TABLES) this.rememberDimensions(table, dims[table], ids[table]);
+    return ids;
   }
 
   /** the committed ids of `dims`, in their order */
@@ -359,14 +365,17 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
     dims.forEach((dim, i) => known.set(dim.key, ids[i]!));
   }
 
-  /** The group's rows as columns; a bulk's in time slices (the writer waits for them either way, the event loop need not). */
+  /**
+   * The group's rows as columns, a new part's id a placeholder (ConversionGroup.newDimensions); a
+   * bulk's in time slices (the writer waits for them either way, the event loop need not).
+   */
   private async columns(
     items: PendingBatch[],
     projects: number[],
     createdAt: number,
     slice: TimeSlice,
     newDimensions?: Record<DimensionTable, Dimension[]>,
-  ): Promise<ConversionGroup> {
+  ): Promise<Pick<ConversionGroup, "batches" | "rows">> {
     const rows = emptyColumns(items.reduce((sum, { batch }) => sum + batch.conversions.length, 0));
     const locations = this.dimensionIds.locations;
     const networks = this.dimensionIds.networks;
@@ -402,7 +411,7 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       }
       batches.push({ project, period: batch.period, limit: batch.limit, start, end: row, piece });
     }
-    return { batches, rows, newDimensions };
+    return { batches, rows };
   }
 
   private async projectSeq(projectId: string): Promise<number | null> {

@@ -407,6 +407,15 @@ describe.each(variants)("storage on $name (writer thread: $writerThread)", ({ na
     }
   });
 
+  it("a bulk's new parts, saved while its rows are made ready, come back with each of its rows", async () => {
+    const project = await newProject();
+    // variants no other test uses: 300 parts of each table new to the store, over 1200 rows (a
+    // bulk for SQLite's writer thread and for PostgreSQL's COPY)
+    const bulk = Array.from({ length: 1200 }, (_, i) => sampleConversion(undefined, 100_000 + (i % 300)));
+    expect(await commit(project.id, bulk)).toEqual({ accepted: true, used: 1200 });
+    for (const c of bulk) expect((await storage.getConversion(project.id, c.uniqueId))?.data).toStrictEqual(c.data);
+  });
+
   it("a batch for an unknown project fails alone; its neighbours commit", async () => {
     const project = await newProject();
     const good = sampleConversion();

@@ -7,7 +7,7 @@ import { backendNames, createBackend, type Backend } from "../../../test/helpers
 import { emptyColumns, type ConversionColumns } from "../dialect.js";
 import { TimeSlice } from "../../time-slice.js";
 import { arrayLiterals } from "./array-literal.js";
-import { copyRows, numberCopyRows } from "./copy-rows.js";
+import { copyRows, numberCopyRows, rewriteIntegers } from "./copy-rows.js";
 import { COLUMN_NAMES, COLUMN_TYPES } from "./dialect.js";
 
 /** rows with every edge a column meets: nulls, extremes of each type, texts JSON and array literals escape, empty bytes */
@@ -46,6 +46,11 @@ describe("copyRows", () => {
     await expect(make((rows) => (rows.status[0] = 40_000))).rejects.toThrow(RangeError);
     await expect(make((rows) => (rows.unique_id[1] = "not-a-uuid"))).rejects.toThrow("Not a uuid: not-a-uuid");
     await expect(copyRows(edgeRows(), ["seq", "project"], COLUMN_TYPES)).rejects.toThrow("seq must be the last column");
+    await expect(copyRows(edgeRows(), COLUMN_NAMES, COLUMN_TYPES, undefined, ["started_at"])).rejects.toThrow("only integer columns");
+    await expect(copyRows(edgeRows(), COLUMN_NAMES, COLUMN_TYPES, undefined, ["tz_offset"])).rejects.toThrow("only integer columns");
+    const withNull = edgeRows();
+    withNull.location[2] = null as never;
+    await expect(copyRows(withNull, COLUMN_NAMES, COLUMN_TYPES, undefined, ["location"])).rejects.toThrow("location is written again: it cannot be null");
   });
 
   it("gives the event loop a turn within a long group", async () => {
@@ -102,5 +107,26 @@ describe.each(backendNames.filter((name) => name === "postgres"))("copyRows on %
     expect(copied).toEqual(await read("unnest"));
     // and what the rows held: a spot check past pg's own conversions
     expect(copied[0]!.slice(0, 2)).toEqual([2147483647, "0192f000-abcd-7ef0-8123-999999999990"]);
+  });
+
+  it("writes a kept integer column again in place, the rest of each row as it was", async () => {
+    await client.query("DELETE FROM copied");
+    const rows = edgeRows();
+    const copy = await copyRows(rows, COLUMN_NAMES, COLUMN_TYPES, undefined, ["location", "network"]);
+    // placeholders first, as a bulk's rows carry before its new parts' ids come
+    const ids = rows.location.map((_, i) => (i % 2 ? -(i + 1) : 2 ** 31 - 1 - i));
+    rewriteIntegers(copy, "location", ids);
+    rewriteIntegers(copy, "network", ids.map((id) => -id));
+    expect(() => rewriteIntegers(copy, "location", ids.map(() => 2 ** 31))).toThrow(RangeError);
+    expect(() => rewriteIntegers(copy, "project", ids)).toThrow("project was not kept to be written again");
+    const stream = client.query(copyFrom(`COPY copied (${COLUMN_NAMES.join(", ")}) FROM STDIN (FORMAT binary)`));
+    stream.end(copy.bytes);
+    await finished(stream);
+    const read = (await client.query({ text: `SELECT ${COLUMN_NAMES.join(", ")} FROM copied WHERE way = 'copy' ORDER BY created_ms`, rowMode: "array" })).rows;
+    const at = (name: string) => COLUMN_NAMES.indexOf(name as never);
+    expect(read.map((row) => row[at("location")])).toEqual(ids);
+    expect(read.map((row) => row[at("network")])).toEqual(ids.map((id) => -id));
+    expect(read.map((row) => row[at("ip")])).toEqual(rows.ip);
+    expect(read.map((row) => row[at("extra")])).toEqual(rows.extra);
   });
 });

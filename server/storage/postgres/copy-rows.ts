@@ -20,6 +20,8 @@ export interface CopyRows {
   bytes: Buffer;
   /** where each row's `seq` value starts in `bytes` */
   seqAt: Uint32Array;
+  /** where each row's value of an integer column written again later (copyRows' `rewritten`) starts */
+  valueAt: Partial<Record<keyof ConversionColumns, Uint32Array>>;
 }
 
 type Value = string | number | Uint8Array | null | undefined;
@@ -33,14 +35,17 @@ const ROW_BYTES_GUESS = 160;
 /**
  * The rows of `columns` (`names` in order, typed by `types`; `seq` must be the last), ready to
  * send. A value that does not fit its column's type fails the whole group, as PostgreSQL would.
+ * `rewritten`: integer columns, none null, whose values may be written again (rewriteIntegers).
  */
 export async function copyRows(
   columns: ConversionColumns,
   names: ReadonlyArray<keyof ConversionColumns>,
   types: Record<keyof ConversionColumns, CopyType>,
   slice = new TimeSlice(),
+  rewritten: ReadonlyArray<keyof ConversionColumns> = [],
 ): Promise<CopyRows> {
   if (names[names.length - 1] !== "seq") throw new Error("seq must be the last column");
+  if (rewritten.some((name) => types[name] !== "integer")) throw new Error("only integer columns are written again");
   const rows = columns.project.length;
   const out = new Output(HEADER.length + rows * ROW_BYTES_GUESS + 2);
   out.buffer.set(HEADER, 0);
@@ -50,12 +55,19 @@ export async function copyRows(
   const numbered = names.slice(0, -1);
   const writers = numbered.map((name) => WRITERS[types[name]]);
   const values = numbered.map((name) => columns[name] as readonly Value[]);
+  const valueAt: CopyRows["valueAt"] = {};
+  const kept = numbered.map((name) => (rewritten.includes(name) ? (valueAt[name] = new Uint32Array(rows)) : null));
   await slice.begin(rows);
   for (let row = 0; row < rows; row++) {
     if (slice.due()) await slice.pause();
     out.int16(names.length);
     for (let i = 0; i < writers.length; i++) {
       const value = values[i]![row];
+      if (kept[i]) {
+        if (value === null || value === undefined) throw new Error(`${numbered[i]} is written again: it cannot be null`);
+        // after the field's length
+        kept[i]![row] = out.at + 4;
+      }
       if (value === null || value === undefined) out.length(-1);
       else writers[i]!(out, value);
     }
@@ -66,7 +78,14 @@ export async function copyRows(
     out.at += 8;
   }
   out.int16(TRAILER);
-  return { bytes: out.buffer.subarray(0, out.at), seqAt };
+  return { bytes: out.buffer.subarray(0, out.at), seqAt, valueAt };
+}
+
+/** writes `values` (one a row) over the integer column `name`'s, which copyRows kept the places of */
+export function rewriteIntegers(copy: CopyRows, name: keyof ConversionColumns, values: ArrayLike<number>): void {
+  const at = copy.valueAt[name];
+  if (!at) throw new Error(`${name} was not kept to be written again`);
+  for (let row = 0; row < at.length; row++) writeInt32(copy.bytes, at[row]!, int32(values[row]));
 }
 
 /** writes the rows' numbers (`seq[row]`, as numberRows set them) into their places */
@@ -114,8 +133,7 @@ const WRITERS: Record<CopyType, (out: Output, value: NonNullable<Value>) => void
     out.buffer[out.at++] = n;
   },
   integer(out, value) {
-    const n = integer(value);
-    if (n < -2147483648 || n > 2147483647) throw new RangeError(`Out of range for integer: ${n}`);
+    const n = int32(value);
     out.length(4);
     writeInt32(out.buffer, out.at, n);
     out.at += 4;
@@ -156,6 +174,12 @@ const WRITERS: Record<CopyType, (out: Output, value: NonNullable<Value>) => void
     out.at += value.length;
   },
 };
+
+function int32(value: Value): number {
+  const n = integer(value);
+  if (n < -2147483648 || n > 2147483647) throw new RangeError(`Out of range for integer: ${n}`);
+  return n;
+}
 
 function integer(value: Value): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value)) throw new Error(`Not a storable integer: ${String(value)}`);

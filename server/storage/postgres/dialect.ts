@@ -11,7 +11,7 @@ import { finished } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { Plan } from "../../../lib/schemas/api.js";
-import { acceptedColumns, sameQuota, type ConversionColumns, type ConversionGroup, type Dialect, type DimensionTable, type GroupBatch, type KeyAuthRows, type PageSource, type WriteResult } from "../dialect.js";
+import { acceptedColumns, placeSavedDimensions, sameQuota, type ConversionColumns, type ConversionGroup, type Dialect, type DimensionTable, type GroupBatch, type KeyAuthRows, type PageSource, type WriteResult } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
@@ -19,7 +19,7 @@ import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, 
 import type { CommitResult } from "../types.js";
 import type { TimeSlice } from "../../time-slice.js";
 import { arrayLiterals, type ArrayElement } from "./array-literal.js";
-import { copyRows, numberCopyRows, type CopyType } from "./copy-rows.js";
+import { copyRows, numberCopyRows, rewriteIntegers, type CopyType } from "./copy-rows.js";
 import { connectPostgres, type PostgresConnection, type PostgresOptions } from "./connect.js";
 import { IP_KEY_BLOCK_BITS, POSTGRES_MIGRATIONS } from "./migrations.js";
 
@@ -228,6 +228,7 @@ export class PostgresDialect implements Dialect {
 
   async writeConversions(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
     if (!group.newDimensions && group.rows.project.length >= COPY_FROM_ROWS) return this.writeByCopy(group, slice, sent);
+    await placeSavedDimensions(group);
     const together = await this.writeAsOneBatch(group, slice, sent);
     if (together) return together;
     // built before the transaction, which then holds its quota rows no longer than it must; the
@@ -254,7 +255,12 @@ export class PostgresDialect implements Dialect {
    * literals.
    */
   private async writeByCopy(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
-    const copy = await copyRows(group.rows, COLUMN_NAMES, COLUMN_TYPES, slice);
+    // made while the bulk's new parts are saved; their ids go in when they come
+    const copy = await copyRows(group.rows, COLUMN_NAMES, COLUMN_TYPES, slice, group.savingDimensions ? DIMENSION_COLUMNS : []);
+    if (group.savingDimensions) {
+      await placeSavedDimensions(group);
+      for (const name of DIMENSION_COLUMNS) rewriteIntegers(copy, name, group.rows[name]);
+    }
     return this.reserveAndWrite(group, async (client, rows) => {
       if (!rows.project.length) return;
       const data = rows === group.rows ? copy : await copyRows(rows, COLUMN_NAMES, COLUMN_TYPES);
@@ -561,6 +567,8 @@ export const COLUMN_TYPES: Record<keyof ConversionColumns, CopyType> = {
   extra: "text",
   seq: "bigint",
 };
+/** the columns of a row's location and network ids */
+const DIMENSION_COLUMNS = ["location", "network"] as const;
 /** every column but the row number, which is known only once the quota is reserved (insertOneBatchSql works it out in SQL) */
 const NUMBERED_IN_SQL = (Object.keys(COLUMN_TYPES) as Array<keyof ConversionColumns>).filter((name) => name !== "seq");
 /** the row number last: a group's other columns are built before its transaction */

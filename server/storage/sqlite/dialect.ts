@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Plan } from "../../../lib/schemas/api.js";
-import { byTable, sameQuota, type Dialect, type DimensionTable, type GroupToWrite, type GroupBatch, type KeyAuthRows, type PageSource, type ResumedPiece, type WriteResult } from "../dialect.js";
+import { byTable, placeDimensionIds, placeSavedDimensions, sameQuota, type Dialect, type DimensionTable, type GroupToWrite, type GroupBatch, type KeyAuthRows, type PageSource, type ResumedPiece, type WriteResult } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
 import type { Dimension } from "../record-codec.js";
@@ -455,6 +455,7 @@ export class SqliteDialect implements Dialect {
       results[0] = { ...results[0]!, dimensionIds: ids };
       return results;
     }
+    await placeSavedDimensions(group);
     sent?.();
     const { batches, rows } = group;
     const s = this.stmt;
@@ -677,14 +678,4 @@ type RawRow = Omit<ConversionRow, "unique_id"> & { unique_id: Buffer };
 
 function fromRaw(row: RawRow): ConversionRow {
   return { ...row, unique_id: uuidText(row.unique_id) };
-}
-
-/** puts the saved parts' ids in place of the placeholders (ConversionGroup.newDimensions) in the group's rows */
-function placeDimensionIds({ rows }: GroupToWrite, ids: Record<DimensionTable, number[]>): void {
-  for (let i = 0; i < rows.location.length; i++) {
-    const location = rows.location[i]!;
-    if (location < 0) rows.location[i] = ids.locations[-location - 1]!;
-    const network = rows.network[i]!;
-    if (network < 0) rows.network[i] = ids.networks[-network - 1]!;
-  }
 }

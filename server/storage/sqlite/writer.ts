@@ -9,7 +9,7 @@
  * ip keys and its ids' bytes in one Uint8Array each (all three transferred, not copied), its other
  * strings as two arrays.
  */
-import { byTable, NUMBER_COLUMNS, type DimensionTable, type GroupBatch, type GroupToWrite, type NumberColumnName, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
+import { byTable, NUMBER_COLUMNS, placeDimensionIds, type DimensionTable, type GroupBatch, type GroupToWrite, type NumberColumnName, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
 import type { Dimension } from "../record-codec.js";
 import { UUID_BYTES, writeUuidBytes } from "../uuid-bytes.js";
 import { ThreadChannel } from "./thread-channel.js";
@@ -55,10 +55,16 @@ export function transferList(packed: PackedGroup): ArrayBuffer[] {
   return [packed.numbers.buffer, packed.ipKeys.buffer, packed.uniqueIds.buffer] as ArrayBuffer[];
 }
 
+/** a numeric column of the packed group, as a view of its `numbers` */
+function numberColumn({ numbers, ips }: PackedGroup, name: NumberColumnName): Float64Array {
+  const at = NUMBER_COLUMNS.indexOf(name) * ips.length;
+  return numbers.subarray(at, at + ips.length);
+}
+
 /** the group as the thread writes it: each numeric column a view of `numbers` (RowsToWrite) */
 export function unpackGroup(packed: PackedGroup): GroupToWrite {
   const count = packed.ips.length;
-  const { numbers, ipKeys, uniqueIds } = packed;
+  const { ipKeys, uniqueIds } = packed;
   const ipKey = new Array<Uint8Array | null>(count);
   const uniqueId = new Array<Uint8Array>(count);
   for (let i = 0; i < count; i++) {
@@ -66,7 +72,7 @@ export function unpackGroup(packed: PackedGroup): GroupToWrite {
     ipKey[i] = length ? ipKeys.subarray(i * KEY_SLOT + 1, i * KEY_SLOT + 1 + length) : null;
     uniqueId[i] = uniqueIds.subarray(i * UUID_BYTES, (i + 1) * UUID_BYTES);
   }
-  const columns = Object.fromEntries(NUMBER_COLUMNS.map((name, c) => [name, numbers.subarray(c * count, (c + 1) * count)])) as Record<NumberColumnName, Float64Array>;
+  const columns = Object.fromEntries(NUMBER_COLUMNS.map((name) => [name, numberColumn(packed, name)])) as Record<NumberColumnName, Float64Array>;
   const rows: RowsToWrite = { ...columns, unique_id: uniqueId, ip: packed.ips, ip_key: ipKey, extra: packed.extras, seq: new Array<number>(count).fill(0) };
   return { batches: packed.batches, rows };
 }
@@ -106,8 +112,10 @@ export class SqliteWriter {
   }
 
   /** `sent`: called once the group is posted to the thread */
-  writeConversions(group: GroupToWrite, sent?: () => void): Promise<WriteResult[]> {
+  async writeConversions(group: GroupToWrite, sent?: () => void): Promise<WriteResult[]> {
     const packed = packGroup(group);
+    // packed while the bulk's new parts are saved; their ids go in when they come
+    if (group.savingDimensions) placeDimensionIds({ rows: { location: numberColumn(packed, "location"), network: numberColumn(packed, "network") } }, await group.savingDimensions);
     const reply = this.thread.request({ kind: "write", group: packed }, transferList(packed));
     sent?.();
     return reply as Promise<WriteResult[]>;
