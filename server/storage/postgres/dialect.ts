@@ -519,30 +519,34 @@ const dimensionIds = (reply: DimensionIdsReply): Record<DimensionTable, number[]
 /** newDimensionsSql's four parameters */
 async function dimensionParams(dims: Record<DimensionTable, Dimension[]>, slice?: TimeSlice): Promise<string[]> {
   const [locationHashes, networkHashes] = await arrayLiterals([dims.locations.map((d) => d.hash), dims.networks.map((d) => d.hash)], slice);
-  return [locationHashes!, jsonDocument(dims.locations), networkHashes!, jsonDocument(dims.networks)];
+  return [locationHashes!, partTexts(dims.locations), networkHashes!, partTexts(dims.networks)];
 }
 
 /**
- * The parts' JSON texts as one JSON array, the parameter saveDimensionsSql splits: each text is
- * JSON already, so joining them is all it takes, where a text[] literal would escape every quote
- * of every text (docs/storage.md "Group commit").
+ * The parts' JSON texts as one text, U+0001 between two, which saveDimensionsSql splits with
+ * `string_to_array`: JSON text never holds that character raw, where a text[] literal would escape
+ * every quote of every text, and a JSON array of them would be parsed (docs/storage.md "Group commit").
  */
-function jsonDocument(dims: readonly Dimension[]): string {
-  return `[${dims.map((d) => d.json).join(",")}]`;
+function partTexts(dims: readonly Dimension[]): string {
+  // a text that held one would shift every text after it onto another part's hash
+  if (dims.some((d) => d.json.includes(PART_TEXT_SEPARATOR))) throw new Error("A part's text holds U+0001, which separates the texts saved");
+  return dims.map((d) => d.json).join(PART_TEXT_SEPARATOR);
 }
+
+/** chr(1) in saveDimensionsSql */
+const PART_TEXT_SEPARATOR = "\u0001";
 
 /**
  * CTEs saving parts (content-addressed) from two parameters, the hashes as an array and the
- * texts as a JSON array (jsonDocument): `alias` the rows inserted or already there, `alias_ids`
+ * texts as one text (partTexts): `alias` the rows inserted or already there, `alias_ids`
  * their ids by position (`ord`, from 1) in the arrays. DO UPDATE, not
  * DO NOTHING, so a part another transaction commits while this statement waits on it comes back
  * too: DO NOTHING would skip it, and this statement's snapshot could not read it. The cost: a part
  * already saved but not in this process's cache (after a restart) is written once more.
  */
 function saveDimensionsSql(table: DimensionTable, alias: string, hashes: string, jsons: string): string {
-  // json, not jsonb: an element comes back as the very text it was sent as (its hash is of that text)
-  return `${alias} AS (INSERT INTO ${table} (hash, json) SELECT h.hash, j.json::text
-        FROM unnest(${hashes}::bytea[]) WITH ORDINALITY AS h(hash, ord) JOIN json_array_elements(${jsons}::json) WITH ORDINALITY AS j(json, ord) USING (ord)
+  return `${alias} AS (INSERT INTO ${table} (hash, json) SELECT h.hash, j.json
+        FROM unnest(${hashes}::bytea[]) WITH ORDINALITY AS h(hash, ord) JOIN unnest(string_to_array(${jsons}::text, chr(1))) WITH ORDINALITY AS j(json, ord) USING (ord)
       ON CONFLICT (hash) DO UPDATE SET json = EXCLUDED.json RETURNING id, hash),
     ${alias}_ids AS (SELECT ${alias}.id, d.ord FROM unnest(${hashes}::bytea[]) WITH ORDINALITY AS d(hash, ord) JOIN ${alias} ON ${alias}.hash = d.hash)`;
 }
