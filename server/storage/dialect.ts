@@ -6,7 +6,7 @@
  */
 import type { Plan } from "../../lib/schemas/api.js";
 import type { IpSearchPlan } from "./ip-prefix.js";
-import type { Dimension } from "./record-codec.js";
+import type { Dimension, SavedPart } from "./record-codec.js";
 import type { ConversionRow, KeyRow, ProjectRow, WebsiteRow } from "./rows.js";
 import type { CommitResult } from "./types.js";
 import type { TimeSlice } from "../time-slice.js";
@@ -224,7 +224,7 @@ export interface Dialect {
    * for work on the main thread before the statement goes out (PostgreSQL's array literals), so it
    * does not start a fresh one.
    */
-  saveDimensions(dims: Record<DimensionTable, Dimension[]>, slice?: TimeSlice): Promise<Record<DimensionTable, number[]>>;
+  saveDimensions(dims: Record<DimensionTable, SavedPart[]>, slice?: TimeSlice): Promise<Record<DimensionTable, number[]>>;
   /**
    * One transaction: each batch reserves its quota with one atomic statement (used + n <= limit)
    * and, when it fits, numbers its rows (`seq`) and inserts them; a refused batch changes nothing

@@ -30,8 +30,8 @@ describe("record codec", () => {
   it("shares the location part between rows that differ only in ip and time", () => {
     const a = encodeData(sampleIpObject("1.2.3.4", startedAt, 3), startedAt);
     const b = encodeData(sampleIpObject("5.6.7.8", startedAt + 3_600_000, 3), startedAt + 3_600_000);
-    expect(a.location.hash).toEqual(b.location.hash);
-    expect(a.network.hash).toEqual(b.network.hash);
+    expect(a.location.key).toEqual(b.location.key);
+    expect(a.network.key).toEqual(b.network.key);
     expect(a.location.json).not.toContain("time_now\":\"");
   });
 

@@ -17,9 +17,10 @@ import { TimeSlice } from "../time-slice.js";
 
 /** A deduplicated part: stored once per distinct JSON text. */
 export interface Dimension {
-  /** first 16 bytes of the SHA-256 of `json` */
-  hash: Buffer;
-  /** `hash` in base64, for maps of ids already written */
+  /**
+   * The first 16 bytes of the SHA-256 of `json`, in hex: the hash the database keys the part by
+   * (its `hash` column, those bytes), and the key of the maps of ids already written
+   */
   key: string;
   json: string;
   /**
@@ -29,6 +30,9 @@ export interface Dimension {
   savedIn: object | undefined;
   savedId: number;
 }
+
+/** what saving a part takes of it (Dialect.saveDimensions), all that crosses to SQLite's writer thread */
+export type SavedPart = Pick<Dimension, "key" | "json">;
 
 export interface EncodedRecord {
   /**
@@ -104,11 +108,18 @@ export function dimension(value: unknown): Dimension {
   return dim;
 }
 
-/** A part from its JSON text, keyed by the first 16 bytes of its SHA-256 */
+/**
+ * A part from its JSON text, keyed by the first 16 bytes of its SHA-256. In hex, not as a Buffer:
+ * Node's `"buffer"` output cost ~0.7 µs more a digest than `"hex"`, for the ~1600 parts a random
+ * 5000-address bulk meets first, and each Buffer had an ArrayBuffer of its own
+ * (docs/performance.md, 2026-11-30 evening).
+ */
 function dimensionOfJson(json: string): Dimension {
-  const digest = hash("sha256", json, "buffer").subarray(0, 16);
-  return { hash: digest, key: digest.toString("base64"), json, savedIn: undefined, savedId: 0 };
+  return { key: hash("sha256", json, "hex").slice(0, PART_HASH_HEX), json, savedIn: undefined, savedId: 0 };
 }
+
+/** hex digits of a part's hash: its 16 bytes */
+const PART_HASH_HEX = 32;
 
 /**
  * The engine's identity tokens (ConvertParts in ../geo/types.ts) spare the JSON text of a part

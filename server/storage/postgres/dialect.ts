@@ -14,7 +14,7 @@ import type { Plan } from "../../../lib/schemas/api.js";
 import { acceptedColumns, placeSavedDimensions, sameQuota, type ConversionColumns, type ConversionGroup, type Dialect, type DimensionTable, type GroupBatch, type KeyAuthRows, type PageSource, type WriteResult } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
-import type { Dimension } from "../record-codec.js";
+import type { Dimension, SavedPart } from "../record-codec.js";
 import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, type ProjectRow, type WebsiteRow } from "../rows.js";
 import type { CommitResult } from "../types.js";
 import type { TimeSlice } from "../../time-slice.js";
@@ -220,7 +220,7 @@ export class PostgresDialect implements Dialect {
   }
 
   /** Outside the write transaction, so no lock on these rows is held for long. One round trip. */
-  async saveDimensions(dims: Record<DimensionTable, Dimension[]>, slice?: TimeSlice): Promise<Record<DimensionTable, number[]>> {
+  async saveDimensions(dims: Record<DimensionTable, SavedPart[]>, slice?: TimeSlice): Promise<Record<DimensionTable, number[]>> {
     // one statement and one commit for both tables
     const saved = newDimensionsSql(true, 0);
     return dimensionIds((await this.row<DimensionIdsReply>(`WITH ${saved.ctes} SELECT ${saved.ids}`, await dimensionParams(dims, slice)))!);
@@ -517,8 +517,8 @@ type DimensionIdsReply = { location_ids: number[] | null; network_ids: number[] 
 const dimensionIds = (reply: DimensionIdsReply): Record<DimensionTable, number[]> => ({ locations: reply.location_ids ?? [], networks: reply.network_ids ?? [] });
 
 /** newDimensionsSql's four parameters */
-async function dimensionParams(dims: Record<DimensionTable, Dimension[]>, slice?: TimeSlice): Promise<string[]> {
-  const [locationHashes, networkHashes] = await arrayLiterals([dims.locations.map((d) => d.hash), dims.networks.map((d) => d.hash)], slice);
+async function dimensionParams(dims: Record<DimensionTable, SavedPart[]>, slice?: TimeSlice): Promise<string[]> {
+  const [locationHashes, networkHashes] = await arrayLiterals([dims.locations.map((d) => d.key), dims.networks.map((d) => d.key)], slice);
   return [locationHashes!, partTexts(dims.locations), networkHashes!, partTexts(dims.networks)];
 }
 
@@ -527,7 +527,7 @@ async function dimensionParams(dims: Record<DimensionTable, Dimension[]>, slice?
  * `string_to_array`: JSON text never holds that character raw, where a text[] literal would escape
  * every quote of every text, and a JSON array of them would be parsed (docs/storage.md "Group commit").
  */
-function partTexts(dims: readonly Dimension[]): string {
+function partTexts(dims: readonly SavedPart[]): string {
   // a text that held one would shift every text after it onto another part's hash
   if (dims.some((d) => d.json.includes(PART_TEXT_SEPARATOR))) throw new Error("A part's text holds U+0001, which separates the texts saved");
   return dims.map((d) => d.json).join(PART_TEXT_SEPARATOR);
@@ -537,18 +537,18 @@ function partTexts(dims: readonly Dimension[]): string {
 const PART_TEXT_SEPARATOR = "\u0001";
 
 /**
- * CTEs saving parts (content-addressed) from two parameters, the hashes as an array and the
- * texts as one text (partTexts): `alias` the rows inserted or already there, `alias_ids`
+ * CTEs saving parts (content-addressed) from two parameters, the hashes as an array of their hex
+ * (Dimension.key) and the texts as one text (partTexts): `alias` the rows inserted or already there, `alias_ids`
  * their ids by position (`ord`, from 1) in the arrays. DO UPDATE, not
  * DO NOTHING, so a part another transaction commits while this statement waits on it comes back
  * too: DO NOTHING would skip it, and this statement's snapshot could not read it. The cost: a part
  * already saved but not in this process's cache (after a restart) is written once more.
  */
 function saveDimensionsSql(table: DimensionTable, alias: string, hashes: string, jsons: string): string {
-  return `${alias} AS (INSERT INTO ${table} (hash, json) SELECT h.hash, j.json
-        FROM unnest(${hashes}::bytea[]) WITH ORDINALITY AS h(hash, ord) JOIN unnest(string_to_array(${jsons}::text, chr(1))) WITH ORDINALITY AS j(json, ord) USING (ord)
+  return `${alias} AS (INSERT INTO ${table} (hash, json) SELECT decode(h.hash, 'hex'), j.json
+        FROM unnest(${hashes}::text[]) WITH ORDINALITY AS h(hash, ord) JOIN unnest(string_to_array(${jsons}::text, chr(1))) WITH ORDINALITY AS j(json, ord) USING (ord)
       ON CONFLICT (hash) DO UPDATE SET json = EXCLUDED.json RETURNING id, hash),
-    ${alias}_ids AS (SELECT ${alias}.id, d.ord FROM unnest(${hashes}::bytea[]) WITH ORDINALITY AS d(hash, ord) JOIN ${alias} ON ${alias}.hash = d.hash)`;
+    ${alias}_ids AS (SELECT ${alias}.id, d.ord FROM unnest(${hashes}::text[]) WITH ORDINALITY AS d(hash, ord) JOIN ${alias} ON ${alias}.hash = decode(d.hash, 'hex'))`;
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -12,7 +12,7 @@ import type { Plan } from "../../../lib/schemas/api.js";
 import { byTable, placeDimensionIds, placeSavedDimensions, sameQuota, type Dialect, type DimensionTable, type GroupToWrite, type GroupBatch, type KeyAuthRows, type PageSource, type ResumedPiece, type WriteResult } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
-import type { Dimension } from "../record-codec.js";
+import type { SavedPart } from "../record-codec.js";
 import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, type ProjectRow, type WebsiteRow } from "../rows.js";
 import { IP_KEY_BLOCK_BITS, SQLITE_MIGRATIONS } from "./migrations.js";
 import { SqliteReader } from "./reader.js";
@@ -180,10 +180,11 @@ function prepareStatements(db: Database.Database) {
          location, network, tz_offset, time_shift, completion_us, extra, seq)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    insertLocation: db.prepare("INSERT INTO locations (hash, json) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING"),
-    locationId: db.prepare("SELECT id FROM locations WHERE hash = ?").pluck(),
-    insertNetwork: db.prepare("INSERT INTO networks (hash, json) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING"),
-    networkId: db.prepare("SELECT id FROM networks WHERE hash = ?").pluck(),
+    // a part's hash comes as its hex (Dimension.key)
+    insertLocation: db.prepare("INSERT INTO locations (hash, json) VALUES (unhex(?), ?) ON CONFLICT (hash) DO NOTHING"),
+    locationId: db.prepare("SELECT id FROM locations WHERE hash = unhex(?)").pluck(),
+    insertNetwork: db.prepare("INSERT INTO networks (hash, json) VALUES (unhex(?), ?) ON CONFLICT (hash) DO NOTHING"),
+    networkId: db.prepare("SELECT id FROM networks WHERE hash = unhex(?)").pluck(),
     conversionByUid: db.prepare(`SELECT ${CONVERSION_COLUMNS} FROM conversions c ${CONVERSION_JOINS} WHERE c.unique_id = ? AND c.project = ?`),
     conversionsByUids: db.prepare(
       `SELECT ${CONVERSION_COLUMNS} FROM conversions c ${CONVERSION_JOINS}
@@ -423,23 +424,23 @@ export class SqliteDialect implements Dialect {
     return (this.stmt.usage.get(project, period) as number | undefined) ?? 0;
   }
 
-  async saveDimensions(dims: Record<DimensionTable, Dimension[]>): Promise<Record<DimensionTable, number[]>> {
+  async saveDimensions(dims: Record<DimensionTable, SavedPart[]>): Promise<Record<DimensionTable, number[]>> {
     const writer = this.liveWriter();
     if (writer && dims.locations.length + dims.networks.length > SMALL_WRITE_ROWS) return writer.saveDimensions(dims);
     return this.db.transaction(() => this.insertDimensions(dims)).immediate();
   }
 
   /** the ids of each table's `dims`, saving those not saved yet (inside a transaction) */
-  private insertDimensions(dims: Record<DimensionTable, Dimension[]>): Record<DimensionTable, number[]> {
+  private insertDimensions(dims: Record<DimensionTable, SavedPart[]>): Record<DimensionTable, number[]> {
     return byTable((table) => this.insertTable(table, dims[table]));
   }
 
-  private insertTable(table: DimensionTable, dims: Dimension[]): number[] {
+  private insertTable(table: DimensionTable, dims: SavedPart[]): number[] {
     const [insert, select] = table === "locations" ? [this.stmt.insertLocation, this.stmt.locationId] : [this.stmt.insertNetwork, this.stmt.networkId];
     // a row added is its own rowid; only a part another request saved first is looked up
     return dims.map((dim) => {
-      const added = insert.run(dim.hash, dim.json);
-      return added.changes ? Number(added.lastInsertRowid) : (select.get(dim.hash) as number);
+      const added = insert.run(dim.key, dim.json);
+      return added.changes ? Number(added.lastInsertRowid) : (select.get(dim.key) as number);
     });
   }
 

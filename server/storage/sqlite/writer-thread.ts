@@ -4,7 +4,6 @@
  */
 import { workerData } from "node:worker_threads";
 import { byTable, type DimensionTable, type GroupBatch, type GroupToWrite, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
-import type { Dimension } from "../record-codec.js";
 import { CHECKPOINT_EVERY_MS, connectSqlite } from "./dialect.js";
 import { answerRequests } from "./thread-channel.js";
 import { unpackGroup, type WriterOptions, type WriterRequest } from "./writer.js";
@@ -44,11 +43,6 @@ async function write(group: GroupToWrite): Promise<WriteResult[]> {
   return results;
 }
 
-/** parts as they crossed the thread boundary, their hashes Buffers again for SQLite */
-function savedParts(dims: Record<DimensionTable, Array<Pick<Dimension, "hash" | "json">>>): Record<DimensionTable, Dimension[]> {
-  return byTable((table) => dims[table].map((d) => ({ ...d, hash: Buffer.from(d.hash) }) as Dimension));
-}
-
 /** an aborted bulk's kept rows go with it */
 async function abort(bulk: number): Promise<void> {
   stoppedBulks.delete(bulk);
@@ -70,7 +64,7 @@ answerRequests<WriterRequest>(
       : message.kind === "resume"
         ? resume(message.batch)
         : message.kind === "dimensions"
-          ? dialect.saveDimensions(savedParts(message.dims))
+          ? dialect.saveDimensions(message.dims)
           : message.kind === "abort"
             ? abort(message.bulk)
             : dialect.touchKeys(message.uses),

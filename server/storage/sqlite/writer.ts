@@ -10,7 +10,7 @@
  * strings as two arrays.
  */
 import { byTable, NUMBER_COLUMNS, placeDimensionIds, type DimensionTable, type GroupBatch, type GroupToWrite, type NumberColumnName, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
-import type { Dimension } from "../record-codec.js";
+import type { SavedPart } from "../record-codec.js";
 import { UUID_BYTES, writeUuidBytes } from "../uuid-bytes.js";
 import { ThreadChannel } from "./thread-channel.js";
 
@@ -79,7 +79,7 @@ export function unpackGroup(packed: PackedGroup): GroupToWrite {
 
 export type WriterRequest =
   | { kind: "write"; group: PackedGroup }
-  | { kind: "dimensions"; dims: Record<DimensionTable, Array<Pick<Dimension, "hash" | "json">>> }
+  | { kind: "dimensions"; dims: Record<DimensionTable, SavedPart[]> }
   | { kind: "touch"; uses: Array<{ keyId: string; at: number }> }
   | { kind: "resume"; batch: ResumedPiece }
   | { kind: "abort"; bulk: number };
@@ -130,8 +130,9 @@ export class SqliteWriter {
     return this.thread.request({ kind: "abort", bulk }) as Promise<void>;
   }
 
-  saveDimensions(dims: Record<DimensionTable, Dimension[]>): Promise<Record<DimensionTable, number[]>> {
-    const parts = byTable((table) => dims[table].map(({ hash, json }) => ({ hash, json })));
+  saveDimensions(dims: Record<DimensionTable, SavedPart[]>): Promise<Record<DimensionTable, number[]>> {
+    // the key and text alone: a Dimension's `savedIn` is the core's whole id map
+    const parts = byTable((table) => dims[table].map(({ key, json }) => ({ key, json })));
     return this.thread.request({ kind: "dimensions", dims: parts }) as Promise<Record<DimensionTable, number[]>>;
   }
 
