@@ -112,7 +112,7 @@ export function dimension(value: unknown): Dimension {
  * A part from its JSON text, keyed by the first 16 bytes of its SHA-256. In hex, not as a Buffer:
  * Node's `"buffer"` output cost ~0.7 µs more a digest than `"hex"`, for the ~1600 parts a random
  * 5000-address bulk meets first, and each Buffer had an ArrayBuffer of its own
- * (docs/performance.md, 2026-11-30 evening).
+ * (docs/performance.md, "2026-11-30, late evening").
  */
 function dimensionOfJson(json: string): Dimension {
   return { key: hash("sha256", json, "hex").slice(0, PART_HASH_HEX), json, savedIn: undefined, savedId: 0 };
