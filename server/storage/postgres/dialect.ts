@@ -14,7 +14,7 @@ import type { Plan } from "../../../lib/schemas/api.js";
 import { acceptedColumns, placeSavedDimensions, sameQuota, type ConversionColumns, type ConversionGroup, type Dialect, type DimensionTable, type GroupBatch, type KeyAuthRows, type PageSource, type WriteResult } from "../dialect.js";
 import type { IpScan, IpSearchPlan } from "../ip-prefix.js";
 import { pendingMigrations } from "../migrations.js";
-import type { Dimension, SavedPart } from "../record-codec.js";
+import type { SavedPart } from "../record-codec.js";
 import { CONVERSION_COLUMNS, CONVERSION_JOINS, type ConversionRow, type KeyRow, type ProjectRow, type WebsiteRow } from "../rows.js";
 import type { CommitResult } from "../types.js";
 import type { TimeSlice } from "../../time-slice.js";

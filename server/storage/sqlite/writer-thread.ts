@@ -3,7 +3,7 @@
  * by the main thread, and runs the dialect's write statements on it.
  */
 import { workerData } from "node:worker_threads";
-import { byTable, type DimensionTable, type GroupBatch, type GroupToWrite, type ResumedPiece, type RowsToWrite, type WriteResult } from "../dialect.js";
+import type { GroupBatch, GroupToWrite, ResumedPiece, RowsToWrite, WriteResult } from "../dialect.js";
 import { CHECKPOINT_EVERY_MS, connectSqlite } from "./dialect.js";
 import { answerRequests } from "./thread-channel.js";
 import { unpackGroup, type WriterOptions, type WriterRequest } from "./writer.js";
