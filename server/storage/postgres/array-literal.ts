@@ -12,7 +12,7 @@
  */
 import { TimeSlice } from "../../time-slice.js";
 
-/** what a column may hold: a conversion column, a dimension's hash or JSON */
+/** what a column may hold: a conversion column's value, or a part's hash as its hex (Dimension.key) */
 export type ArrayElement = string | number | Uint8Array | null | undefined;
 
 /** elements made between two looks at the clock */
