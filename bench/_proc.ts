@@ -9,6 +9,15 @@ export function peakRssKb(pid: number): number {
   return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 }
 
+/**
+ * The peak resident sets of the process and of its child processes (cluster workers), summed, in
+ * kB: an upper bound of the tree's peak, each process having its own moment.
+ */
+export function treePeakRssKb(pid: number): number {
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number));
+  return peakRssKb(pid) + children.reduce((sum, child) => sum + treePeakRssKb(child), 0);
+}
+
 /** user + system CPU of a /proc `stat` file, in ms (clock ticks of 1/100 s on Linux) */
 function statCpuMs(path: string): number {
   const fields = readFileSync(path, "utf8").split(") ")[1]!.split(" ");

@@ -5,14 +5,16 @@
  * Servers, all on the same GeoLite2-City file:
  *   - echoip (Go) GET /json, the peer;
  *   - bare node:http: the `maxmind` reader and JSON.stringify of the record, nothing else
- *     (bench/_bare-lookup.mjs), in one process and in two cluster processes;
+ *     (bench/_bare-lookup.mjs), in one process, in two cluster processes, and in two worker threads
+ *     of one process sharing one copy of the file;
  *   - a bare Hono route on @hono/node-server answering the same with c.json;
  *   - bare node:http with each answer inserted into SQLite first (no key, quota, ids or indexes),
  *     one autocommit INSERT a request, and the requests of one event-loop turn in one transaction;
  *   - IP Atlas GET /bench/lookup (key, lookup, envelope, access log), one process and
  *     `--workers 2`, and GET /convert (stored and counted), one process.
  * Each round warms every server for 2 s and measures it for `--seconds`, one after another; the
- * ratios to echoip are of the same round, and the median round is printed. Needs wrk, echoip
+ * ratios to echoip are of the same round, and the median round is printed, with each server's
+ * peak RSS over all rounds (its processes' peaks summed). Needs wrk, echoip
  * (`../shared/anchors/echoip/`, or IPATLAS_ECHOIP=path) and side-by-side.sh's wrk script beside it;
  * without them the bench says so and measures nothing.
  *
@@ -24,6 +26,7 @@ import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { BIN } from "../test/helpers/server.js";
+import { treePeakRssKb } from "./_proc.js";
 import { hasWrk, sharedTool } from "./_shared-tools.js";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "6" }, rounds: { type: "string", default: "3" } } });
@@ -90,6 +93,8 @@ interface Subject {
   key?: string;
   /** the server's own process, when this bench started it: waitUp stops waiting once it ends */
   proc?: ChildProcess;
+  /** the server's process (echoip, a bare server, `ipatlas serve`), whose memory is reported */
+  pid?: number;
   stop(): Promise<unknown>;
 }
 
@@ -100,6 +105,7 @@ function child(name: string, command: string, args: string[], port: number, path
     url: `http://127.0.0.1:${port}`,
     path,
     proc,
+    pid: proc.pid,
     stop: () => new Promise((done) => (proc.exitCode !== null ? done(null) : (proc.once("exit", done), proc.kill("SIGTERM")))),
   };
 }
@@ -108,7 +114,7 @@ function child(name: string, command: string, args: string[], port: number, path
  * `ipatlas serve` started as side-by-side.sh starts it: default log level, so the access log is on,
  * its lines going to a file (through a pipe they would cost this process CPU beside the load).
  */
-async function ipAtlas(city: string, port: number, args: string[]): Promise<{ url: string; key: string; stop(): Promise<void> }> {
+async function ipAtlas(city: string, port: number, args: string[]): Promise<{ url: string; key: string; pid?: number; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), "ipatlas-bench-ceiling-"));
   const env = { ...process.env, IPATLAS_DATA_DIR: join(dir, "data"), IPATLAS_CITY_DB: city, IPATLAS_BENCH_ROUTES: "1" };
   const { stdout } = await run(process.execPath, [BIN, "project", "create", "--name", "ceiling", "--plan", "scale", "--json"], { env });
@@ -127,17 +133,18 @@ async function ipAtlas(city: string, port: number, args: string[]): Promise<{ ur
     await stop();
     throw new Error(`${(error as Error).message}; its log ends:\n${said || "(empty)"}`);
   });
-  return { url, key, stop };
+  return { url, key, pid: proc.pid, stop };
 }
 
 const city = await geoLite2City();
-const bare = (name: string, port: number, kind: string, workers: number) =>
-  child(name, process.execPath, [join(import.meta.dirname, "_bare-lookup.mjs"), String(port), city, kind, String(workers)], port, "/json?ip=");
+const bare = (name: string, port: number, kind: string, workers: number, spread = "processes") =>
+  child(name, process.execPath, [join(import.meta.dirname, "_bare-lookup.mjs"), String(port), city, kind, String(workers), spread], port, "/json?ip=");
 const subjects: Subject[] = [];
 try {
   subjects.push(child("echoip GET /json", echoip, ["-l", "127.0.0.1:39210", "-c", city], 39210, "/json?ip=", true));
   subjects.push(bare("bare node:http", 39211, "http", 1));
   subjects.push(bare("bare node:http, 2 processes", 39212, "http", 2));
+  subjects.push(bare("bare node:http, 2 threads", 39218, "http", 2, "threads"));
   subjects.push(bare("bare Hono route", 39213, "hono", 1));
   subjects.push(bare("bare node:http + SQLite insert", 39214, "sqlite", 1));
   subjects.push(bare("bare node:http + SQLite group commit", 39215, "sqlite-group", 1));
@@ -145,7 +152,7 @@ try {
   const one = await ipAtlas(city, 39216, []);
   subjects.push({ name: "IP Atlas lookup-only", path: "/bench/lookup?ip=", ...one });
   subjects.push({ name: "IP Atlas lookup-only, --workers 2", path: "/bench/lookup?ip=", ...(await ipAtlas(city, 39217, ["--workers", "2"])) });
-  // the same server as lookup-only: stopped once
+  // the same server as lookup-only: stopped once, its memory reported once
   subjects.push({ name: "IP Atlas GET /convert (stored)", path: "/convert?ip=", url: one.url, key: one.key, stop: async () => {} });
 
   const results: Figures[][] = [];
@@ -164,11 +171,22 @@ try {
   const ratios = results.map((figures) => figures.map((f) => f.rps / figures[0]!.rps));
   const bareAt = subjects.findIndex((subject) => subject.name === "bare node:http");
   const median = ratios.map((r, i) => [r[bareAt]!, i] as const).sort((a, b) => a[0] - b[0])[Math.floor(rounds / 2)]![1];
+  const memory = (subject: Subject) => {
+    if (subject.pid === undefined) return "";
+    try {
+      return `, peak RSS ${Math.round(treePeakRssKb(subject.pid) / 1024)} MB`;
+    } catch {
+      return ""; // the process is gone
+    }
+  };
   console.log(`\nmedian round (${median + 1} of ${rounds}), req/s over echoip's in the same round:`);
-  subjects.forEach((subject, i) => console.log(`  ${subject.name.padEnd(36)} ${ratios[median]![i]!.toFixed(2)}  (${Math.round(results[median]![i]!.rps)} req/s, p99 ${results[median]![i]!.p99})`));
+  subjects.forEach((subject, i) =>
+    console.log(`  ${subject.name.padEnd(36)} ${ratios[median]![i]!.toFixed(2)}  (${Math.round(results[median]![i]!.rps)} req/s, p99 ${results[median]![i]!.p99}${memory(subject)})`),
+  );
   const r = (name: string) => ratios[median]![subjects.findIndex((subject) => subject.name === name)]!.toFixed(2);
   console.log(
-    `bare node:http lookup / echoip req/s ${r("bare node:http")}, 2 processes ${r("bare node:http, 2 processes")}: Node's ceiling under the lookup-only target (>= 0.75); ` +
+    `bare node:http lookup / echoip req/s ${r("bare node:http")}, 2 processes ${r("bare node:http, 2 processes")}, 2 threads ${r("bare node:http, 2 threads")}: ` +
+      `Node's ceiling under the lookup-only target (>= 0.75); ` +
       `IP Atlas ${r("IP Atlas lookup-only")}, --workers 2 ${r("IP Atlas lookup-only, --workers 2")}`,
   );
   console.log(
