@@ -52,4 +52,29 @@ describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", 
       await other.end();
     }
   });
+
+  it("saveDimensions: a statement PostgreSQL ends as a deadlock's victim runs again", async () => {
+    // another writer that locks the same new parts in the other order (a server of another
+    // version during an upgrade, an operator's transaction): PostgreSQL fails one of the two
+    const [first, second] = [dimension({ part: `deadlock a ${Date.now()}` }), dimension({ part: `deadlock b ${Date.now()}` })].sort((a, b) => (a.key < b.key ? -1 : 1));
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    const insert = "INSERT INTO locations (hash, json) VALUES ($1, $2) RETURNING id";
+    try {
+      await other.query(`SET search_path TO ${schema}`);
+      await other.query("BEGIN");
+      const theirSecond = await other.query(insert, [Buffer.from(second!.key, "hex"), second!.json]);
+      // saves the first part, then waits on the other's second
+      const saving = dialect.saveDimensions({ locations: [first!, second!], networks: [] });
+      const waiting = async () => (await dialect.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO locations%'")).rows[0].n;
+      await expect.poll(waiting, { timeout: 5000, interval: 20 }).toBeGreaterThan(0);
+      // waits on the statement's first: a deadlock, which the statement, waiting longer, finds
+      // first (deadlock_timeout) and is failed for
+      const theirFirst = await other.query(insert, [Buffer.from(first!.key, "hex"), first!.json]);
+      await other.query("COMMIT");
+      expect(await saving).toEqual({ locations: [theirFirst.rows[0].id, theirSecond.rows[0].id], networks: [] });
+    } finally {
+      await other.end();
+    }
+  });
 });

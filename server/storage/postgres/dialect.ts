@@ -55,6 +55,22 @@ export class PostgresDialect implements Dialect {
   }
 
   /**
+   * A statement in a transaction of its own (autocommit), run again when PostgreSQL ends it as a
+   * deadlock's victim: it changed nothing then. The servers of one version lock new parts in one
+   * order, their keys'; another writer may not (a server of the version before, during an
+   * upgrade, or an operator's transaction), and the request would otherwise fail.
+   */
+  private async autocommit(sql: string, params: unknown[]): Promise<pg.QueryResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.pool.query(sql, params);
+      } catch (error) {
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= AUTOCOMMIT_TRIES) throw error;
+      }
+    }
+  }
+
+  /**
    * Filtered lists and their counts are index-only scans, which skip the table only for pages
    * VACUUM has marked all-visible; without it every match's page is read, and the planner has no
    * statistics (docs/storage.md "PostgreSQL: notes and differences from SQLite").
@@ -223,7 +239,7 @@ export class PostgresDialect implements Dialect {
   async saveDimensions(dims: Record<DimensionTable, SavedPart[]>, slice?: TimeSlice): Promise<Record<DimensionTable, number[]>> {
     // one statement and one commit for both tables
     const saved = newDimensionsSql(true, 0);
-    return dimensionIds((await this.row<DimensionIdsReply>(`WITH ${saved.ctes} SELECT ${saved.ids}`, await dimensionParams(dims, slice)))!);
+    return dimensionIds((await this.autocommit(`WITH ${saved.ctes} SELECT ${saved.ids}`, await dimensionParams(dims, slice))).rows[0] as DimensionIdsReply);
   }
 
   async writeConversions(group: ConversionGroup, slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
@@ -325,7 +341,7 @@ export class PostgresDialect implements Dialect {
     const batch = group.batches[0]!;
     const params = await insertParams(group.rows, NUMBERED_IN_SQL, slice);
     const dims = group.newDimensions && (await dimensionParams(group.newDimensions, slice));
-    const written = this.pool.query(insertOneBatchSql(batch, !!dims), dims ? [...params, ...dims] : params);
+    const written = this.autocommit(insertOneBatchSql(batch, !!dims), dims ? [...params, ...dims] : params);
     sent?.();
     const reply = (await written).rows[0] as ReserveReply & DimensionIdsReply;
     const result: WriteResult = numberRows(group, batch, reply);
@@ -580,6 +596,10 @@ export const COLUMN_NAMES = [...NUMBERED_IN_SQL, "seq" as const];
 const INSERT_CONVERSIONS = insertConversionsSql(false);
 const INSERT_CONVERSIONS_WITH_DIMENSIONS = insertConversionsSql(true);
 const COPY_CONVERSIONS = `COPY conversions (${COLUMN_NAMES.join(", ")}) FROM STDIN (FORMAT binary)`;
+/** PostgreSQL's SQLSTATE for a transaction it ended to break a deadlock */
+const DEADLOCK_DETECTED = "40P01";
+/** how often an autocommit statement is tried when each try is a deadlock's victim */
+const AUTOCOMMIT_TRIES = 3;
 /**
  * Groups of this many rows or more, without new parts, go as COPY data (writeByCopy): at 5000 rows
  * it took ~40% less time than the unnest insert, at 1000 ~15%; smaller groups (a GET's, one round
