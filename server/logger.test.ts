@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "./logger.js";
 
@@ -41,5 +41,30 @@ describe("createLogger", () => {
     expect(lines).toHaveLength(5000);
     expect(lines.map((line) => line.i)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
     expect(lines[4999]).toMatchObject({ level: "info", msg: "request", city: "Zürich 東京" });
+  });
+
+  it("on stderr, an error line goes out at once with the info lines before it, while the process is still busy", async () => {
+    // info lines wait for the end of their turn of the event loop; this turn blocks for 1.5 s
+    const script = `
+      const { createLogger } = await import(${JSON.stringify(new URL("./logger.ts", import.meta.url).href)});
+      const log = createLogger("info", { format: "json" });
+      log.info("first");
+      log.error("second");
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+      log.info("third");
+      process.exit(0);`;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script]);
+    const arrived: Array<{ msg: string; at: number }> = [];
+    let text = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      text += chunk;
+      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n")) {
+        arrived.push({ msg: JSON.parse(text.slice(0, end)).msg, at: performance.now() });
+        text = text.slice(end + 1);
+      }
+    });
+    const exited = await new Promise<number>((resolve) => child.once("close", () => resolve(performance.now())));
+    expect(arrived.map((line) => line.msg)).toEqual(["first", "second", "third"]);
+    expect(exited - arrived[1]!.at).toBeGreaterThan(1000);
   });
 });

@@ -4,6 +4,7 @@
  * stdout stays free for the CLI's JSON. Callers use the small Logger interface below, so the
  * engine and the middlewares do not depend on pino.
  */
+import { writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Writable } from "node:stream";
 import { pino, type DestinationStream } from "pino";
@@ -44,13 +45,60 @@ function destination(format: LogFormat, write: ((line: string) => void) | undefi
     });
   }
   if (write) return { write: (text: string) => write(text.replace(/\n$/, "")) };
-  // asynchronous: lines that arrive while a write is in flight go out together in the next one,
-  // and nothing waits for a fill level (an error line must show at once); flushed on exit.
-  // SonicBoom's buffer mode, fed a Buffer per line: in its string mode it measures the UTF-8
-  // length of the whole pending chunk (up to 16 KiB) again at every line, which flattens that
-  // string; under load that was ~10 KB of garbage per access line (docs/api.md "Access logs").
-  const stream = pino.destination({ dest: 2, sync: false, contentMode: "buffer" }) as unknown as { write(chunk: Buffer): boolean };
-  return { write: (line: string) => void stream.write(Buffer.from(line)) };
+  // asynchronous: what arrives while a write is in flight goes out together in the next one.
+  // SonicBoom's buffer mode: in its string mode it measures the UTF-8 length of the whole pending
+  // chunk (up to 16 KiB) again at every write, which flattens that string; under load that was
+  // ~10 KB of garbage per access line (docs/api.md "Access logs").
+  return linesOfATurn(pino.destination({ dest: 2, sync: false, contentMode: "buffer" }) as unknown as LineStream);
+}
+
+/** the part of pino's SonicBoom stream that linesOfATurn uses */
+interface LineStream {
+  write(chunk: Buffer): boolean;
+  flushSync(): void;
+}
+
+const QUIET_LEVELS = ['{"level":"info"', '{"level":"debug"', '{"level":"trace"'];
+/** what each logger on stderr still holds when the process exits, written then (one listener for all) */
+const atExit = new Set<() => void>();
+
+/**
+ * The info and debug lines of one turn of the event loop, handed on as one Buffer at its end: under
+ * load a turn answers dozens of requests, and a Buffer and a write into SonicBoom per access line
+ * cost lookup-only GET ~6% of its throughput (docs/api.md "Access logs"). A louder line (warn,
+ * error, fatal) goes at once, after the lines before it; what is left when the process exits
+ * is written synchronously, after what the stream still held.
+ */
+function linesOfATurn(stream: LineStream): DestinationStream {
+  let lines: string[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (!lines.length) return;
+    const text = lines.join("");
+    lines = [];
+    stream.write(Buffer.from(text));
+  };
+  if (!atExit.size) process.on("exit", () => atExit.forEach((writeLeft) => writeLeft()));
+  atExit.add(() => {
+    if (!lines.length) return;
+    try {
+      stream.flushSync(); // the lines before them, if pino's own exit flush has not run yet
+    } catch {
+      // closed or failed: nothing of it to keep in order
+    }
+    writeSync(2, lines.join(""));
+    lines = [];
+  });
+  return {
+    write(line: string) {
+      lines.push(line);
+      if (!QUIET_LEVELS.some((level) => line.startsWith(level))) return flush();
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(flush);
+    },
+  };
 }
 
 /**
