@@ -87,7 +87,7 @@ function linesOfATurn(stream: LineStream): DestinationStream {
     } catch {
       // closed or failed: nothing of it to keep in order
     }
-    writeSync(2, lines.join(""));
+    writeAllSync(2, Buffer.from(lines.join("")));
     lines = [];
   });
   return {
@@ -99,6 +99,22 @@ function linesOfATurn(stream: LineStream): DestinationStream {
       setImmediate(flush);
     },
   };
+}
+
+/**
+ * All of `bytes`, however little each write takes: stderr may be a non-blocking pipe, which takes
+ * 64 KiB at a time and says EAGAIN while it is full (the reader empties it meanwhile).
+ */
+function writeAllSync(fd: number, bytes: Buffer): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let at = 0; at < bytes.length; ) {
+    try {
+      at += writeSync(fd, bytes, at);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
 }
 
 /**
