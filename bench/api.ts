@@ -2,7 +2,8 @@
  * API benchmark over HTTP on loopback, against the real server (`ipatlas serve`) on a fresh data
  * dir (SQLite) or a fresh PostgreSQL schema (bench/_backend.ts) with a `scale` project:
  *   1. GET /convert (stored) req/s and p99, next to the lookup-only baseline GET /bench/lookup
- *      (same key check and envelope, nothing stored) measured in the same run;
+ *      (same key check and envelope, nothing stored) measured in the same run, and the server's
+ *      CPU a request for each (its main thread, all its threads);
  *   2. POST /convert with 5000 random public IPs: server time (`_req.resTime`) p50 and the
  *      server's CPU a POST (its threads; not PostgreSQL's own), also used to fill the store;
  *   3. GET /conversions/list (limit 50): plain, ipSearch prefix, ipSearch CIDR, p99 over HTTP on
@@ -66,9 +67,21 @@ try {
   const rounds = 2;
   const lookups = [];
   const stores = [];
+  // the server's CPU a request, on its main thread and on all its threads: the main thread's
+  // bounds req/s, the rest ran beside it (the SQLite writer, V8's helpers) on cores the client shares
+  const cpu = { lookup: { main: 0, all: 0 }, stored: { main: 0, all: 0 } };
+  const sum = (byThread: Record<string, number>) => Object.values(byThread).reduce((total, ms) => total + ms, 0);
+  const measured = async (kind: keyof typeof cpu, run: () => ReturnType<typeof cannon>) => {
+    const before = cpuMsByThread(server.process.pid!);
+    const result = await run();
+    const after = cpuMsByThread(server.process.pid!);
+    cpu[kind].main += after.main! - before.main!;
+    cpu[kind].all += sum(after) - sum(before);
+    return result;
+  };
   for (let round = 0; round < rounds; round++) {
-    lookups.push(await cannon((ip) => `/bench/lookup?ip=${ip}`, seconds / rounds, connections));
-    stores.push(await cannon((ip) => `/convert?ip=${ip}`, seconds / rounds, connections));
+    lookups.push(await measured("lookup", () => cannon((ip) => `/bench/lookup?ip=${ip}`, seconds / rounds, connections)));
+    stores.push(await measured("stored", () => cannon((ip) => `/convert?ip=${ip}`, seconds / rounds, connections)));
   }
   const mean = (runs: Array<{ rps: number; p99: number; total: number }>) => ({
     rps: runs.reduce((sum, run) => sum + run.rps, 0) / runs.length,
@@ -82,6 +95,8 @@ try {
   row("GET /convert (stored) req/s", stored.rps.toFixed(0));
   row("GET /convert p99 ms", String(stored.p99));
   row("stored / lookup-only ratio (target >= 0.75)", (stored.rps / lookup.rps).toFixed(2));
+  const perRequest = (ms: number, requests: number) => ((ms * 1000) / requests).toFixed(1);
+  row("GET server CPU us a request, main / all threads", `lookup-only ${perRequest(cpu.lookup.main, lookup.total)} / ${perRequest(cpu.lookup.all, lookup.total)}, stored ${perRequest(cpu.stored.main, stored.total)} / ${perRequest(cpu.stored.all, stored.total)}`);
 
   // POST /convert 5000: sequential requests, server-side time from _req.resTime; they also fill the store
   const resTimes: number[] = [];
