@@ -70,13 +70,13 @@ try {
   // the server's CPU a request, on its main thread and on all its threads: the main thread's
   // bounds req/s, the rest ran beside it (the SQLite writer, V8's helpers) on cores the client shares
   const cpu = { lookup: { main: 0, all: 0 }, stored: { main: 0, all: 0 } };
-  const sum = (byThread: Record<string, number>) => Object.values(byThread).reduce((total, ms) => total + ms, 0);
+  const allThreads = (byThread: Record<string, number>) => Object.values(byThread).reduce((total, ms) => total + ms, 0);
   const measured = async (kind: keyof typeof cpu, run: () => ReturnType<typeof cannon>) => {
     const before = cpuMsByThread(server.process.pid!);
     const result = await run();
     const after = cpuMsByThread(server.process.pid!);
     cpu[kind].main += after.main! - before.main!;
-    cpu[kind].all += sum(after) - sum(before);
+    cpu[kind].all += allThreads(after) - allThreads(before);
     return result;
   };
   for (let round = 0; round < rounds; round++) {
