@@ -2,6 +2,7 @@
  * What Linux's /proc says of one process, for the benches' memory and CPU figures. Each throws
  * when the process is gone; callers that poll a process until it exits catch that.
  */
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
 /** the process's peak resident set so far (VmHWM), in kB */
@@ -9,13 +10,24 @@ export function peakRssKb(pid: number): number {
   return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 }
 
-/**
- * The peak resident sets of the process and of its child processes (cluster workers), summed, in
- * kB: an upper bound of the tree's peak, each process having its own moment.
- */
-export function treePeakRssKb(pid: number): number {
-  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number));
-  return peakRssKb(pid) + children.reduce((sum, child) => sum + treePeakRssKb(child), 0);
+/** a process and its children (the workers of --workers N) */
+export function processTree(pid: number): number[] {
+  try {
+    return [pid, ...execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number)];
+  } catch {
+    return [pid]; // no children
+  }
+}
+
+/** what /proc says of each process of the tree, summed; a process gone meanwhile counts 0 */
+export function sumOverTree(pid: number, read: (p: number) => number): number {
+  return processTree(pid).reduce((sum, p) => {
+    try {
+      return sum + read(p);
+    } catch {
+      return sum;
+    }
+  }, 0);
 }
 
 /** user + system CPU of a /proc `stat` file, in ms (clock ticks of 1/100 s on Linux) */

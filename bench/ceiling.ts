@@ -26,7 +26,7 @@ import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { BIN } from "../test/helpers/server.js";
-import { treePeakRssKb } from "./_proc.js";
+import { peakRssKb, sumOverTree } from "./_proc.js";
 import { hasWrk, sharedTool } from "./_shared-tools.js";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "6" }, rounds: { type: "string", default: "3" } } });
@@ -172,12 +172,8 @@ try {
   const bareAt = subjects.findIndex((subject) => subject.name === "bare node:http");
   const median = ratios.map((r, i) => [r[bareAt]!, i] as const).sort((a, b) => a[0] - b[0])[Math.floor(rounds / 2)]![1];
   const memory = (subject: Subject) => {
-    if (subject.pid === undefined) return "";
-    try {
-      return `, peak RSS ${Math.round(treePeakRssKb(subject.pid) / 1024)} MB`;
-    } catch {
-      return ""; // the process is gone
-    }
+    const peakKb = subject.pid === undefined ? 0 : sumOverTree(subject.pid, peakRssKb);
+    return peakKb ? `, peak RSS ${Math.round(peakKb / 1024)} MB` : ""; // nothing of a process gone
   };
   console.log(`\nmedian round (${median + 1} of ${rounds}), req/s over echoip's in the same round:`);
   subjects.forEach((subject, i) =>

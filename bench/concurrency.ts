@@ -19,14 +19,13 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
 import { startServer } from "../test/helpers/server.js";
 import { randomPublicIpv4 } from "../test/helpers/random-addresses.js";
 import { defaultBackend, openBenchBackend } from "./_backend.js";
 import { percentile } from "./_percentile.js";
-import { cpuMs, peakRssKb } from "./_proc.js";
+import { cpuMs, peakRssKb, processTree, sumOverTree } from "./_proc.js";
 
 const { values } = parseArgs({
   options: {
@@ -44,26 +43,6 @@ const keyCount = Math.max(1, Math.min(clients, Number(values.keys)));
 const BULK = 5000;
 /** distinct bulk bodies the clients take in turn */
 const bodyCount = Math.max(1, Number(values.bodies));
-
-/** a process and its children (the workers of --workers N) */
-function processTree(pid: number): number[] {
-  try {
-    return [pid, ...execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number)];
-  } catch {
-    return [pid]; // no children
-  }
-}
-
-/** what /proc says of each process of the tree, summed; a process gone meanwhile counts 0 */
-function sumOverTree(pid: number, read: (p: number) => number): number {
-  return processTree(pid).reduce((sum, p) => {
-    try {
-      return sum + read(p);
-    } catch {
-      return sum;
-    }
-  }, 0);
-}
 
 /** CPU time (ms) the server's processes have used, threads included: a figure that depends less on the machine's other load */
 const serverCpuMs = (pid: number) => sumOverTree(pid, cpuMs);
