@@ -72,12 +72,15 @@ const atExit = new Set<() => void>();
 function linesOfATurn(stream: LineStream): DestinationStream {
   let lines: string[] = [];
   let scheduled = false;
+  /** the lines held so far, as one Buffer, and none held after */
+  const take = () => {
+    const bytes = Buffer.from(lines.join(""));
+    lines = [];
+    return bytes;
+  };
   const flush = () => {
     scheduled = false;
-    if (!lines.length) return;
-    const text = lines.join("");
-    lines = [];
-    stream.write(Buffer.from(text));
+    if (lines.length) stream.write(take());
   };
   if (!atExit.size) process.on("exit", () => atExit.forEach((writeLeft) => writeLeft()));
   atExit.add(() => {
@@ -87,8 +90,7 @@ function linesOfATurn(stream: LineStream): DestinationStream {
     } catch {
       // closed or failed: nothing of it to keep in order
     }
-    writeAllSync(2, Buffer.from(lines.join("")));
-    lines = [];
+    writeAllSync(2, take());
   });
   return {
     write(line: string) {
