@@ -19,7 +19,7 @@ import { openStorage } from "./open-storage.js";
 import { createGeoEngine } from "./geo/engine/engine.js";
 import { metricsRoutes } from "./metrics/routes.js";
 import cluster from "node:cluster";
-import { clusterWriteTurn, readyToListen } from "./cluster.js";
+import { clusterWriteTurn, readyToListen } from "./server-group.js";
 import { recordServerUrl } from "./public-url.js";
 import { ensureWebBuilds } from "./web-builds.js";
 import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";

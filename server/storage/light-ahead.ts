@@ -3,7 +3,7 @@
  * first light one goes ahead of heavier ones that came before it, but right after a light one
  * went, the oldest goes, light or not, so a stream of GETs cannot hold a bulk back. One policy for
  * both places that order writes: the group-commit queue within a process (group-commit.ts), and
- * the primary's write turn between `--workers` on SQLite (`WriteTurns` in cluster.ts).
+ * the primary's write turn between `--workers` on SQLite (`WriteTurns` in server-group.ts).
  */
 export class LightAhead {
   private lightWent = false;

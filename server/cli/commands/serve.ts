@@ -25,7 +25,7 @@ export const serveCommands: Command[] = [
       // is one per core.
       const workers = ctx.options.workers === undefined ? 1 : ctx.options.workers === "auto" ? availableParallelism() : Number(ctx.options.workers);
       if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError("--workers must be an integer between 1 and 64");
-      const [{ runServer }, { runClustered }] = await Promise.all([import("../../serve.js"), import("../../cluster.js")]);
+      const [{ runServer }, { runClustered }] = await Promise.all([import("../../serve.js"), import("../../server-group.js")]);
       if (workers > 1 && ctx.config.metrics) {
         // one scrape for the whole cluster: the primary aggregates the workers on its own port
         const { default: cluster } = await import("node:cluster");

@@ -197,7 +197,7 @@ describe("a bulk under --workers", () => {
     let tellLightWaiting = () => {};
     let armed = false;
     const takes: boolean[] = [];
-    // what cluster.ts does for a worker: the primary tells the holder that another worker's GET waits
+    // what server-group.ts does for a worker: the primary tells the holder that another worker's GET waits
     const writeTurn: WriteTurn = {
       take: async (light) => {
         takes.push(light);

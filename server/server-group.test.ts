@@ -1,11 +1,11 @@
 /**
- * `ipatlas serve --workers 2` (server/cluster.ts) over HTTP on every backend: both workers share
+ * `ipatlas serve --workers 2` (server/server-group.ts) over HTTP on every backend: both workers share
  * the port and the quota, and SIGTERM stops them all with exit code 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames, createBackend, type Backend } from "../test/helpers/backends.js";
 import { startServer, type TestServer } from "../test/helpers/server.js";
-import { WriteTurns } from "./cluster.js";
+import { WriteTurns } from "./server-group.js";
 
 const SLOW = 120_000;
 
