@@ -3,7 +3,8 @@
  * requests: the writer (./writer.ts) and the reader (./reader.ts) both go through it. This end
  * is the main thread's; `answerRequests` is the thread's.
  */
-import { parentPort, Worker } from "node:worker_threads";
+import { parentPort, type Worker } from "node:worker_threads";
+import { typescriptWorker } from "../../typescript-worker.js";
 
 /** numbered, so a reply finds its caller; `close` ends the thread's connection */
 export type ThreadRequest<R extends { kind: string }> = (R | { kind: "close" }) & { id: number };
@@ -21,11 +22,7 @@ export class ThreadChannel<R extends { kind: string }> {
 
   /** `script`: the thread's module (TypeScript, like the rest of the server); `name` says which thread stopped */
   constructor(script: URL, workerData: unknown, name: string) {
-    // tsx is registered in the thread before its module loads
-    const bootstrap = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
-      .then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); })
-      .catch((error) => { console.error(error); process.exit(1); });`;
-    this.worker = new Worker(bootstrap, { eval: true, workerData });
+    this.worker = typescriptWorker(script, { workerData });
     // An idle thread must not keep a process alive; a busy one does (see request).
     this.worker.unref();
     this.worker.on("message", (reply: ThreadReply) => this.settle(reply));
