@@ -18,8 +18,7 @@ import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./open-storage.js";
 import { createGeoEngine } from "./geo/engine/engine.js";
 import { metricsRoutes } from "./metrics/routes.js";
-import cluster from "node:cluster";
-import { clusterWriteTurn, readyToListen } from "./server-group.js";
+import { groupMember, groupWriteTurn, listening, readyToListen, stopAsked } from "./server-group.js";
 import { recordServerUrl } from "./public-url.js";
 import { ensureWebBuilds } from "./web-builds.js";
 import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";
@@ -74,7 +73,7 @@ function nextStepsText(baseUrl: string, config: Config, env: NodeJS.ProcessEnv, 
 
 export async function startServer(config: Config, env: NodeJS.ProcessEnv, print: (text: string) => void, log: Logger): Promise<RunningServer> {
   const missingBuilds = await ensureWebBuilds(print);
-  const storage = await openStorage(config, clusterWriteTurn());
+  const storage = await openStorage(config, groupWriteTurn());
   for (const warning of await storage.upkeepWarnings()) log.warn(`storage: ${warning}`);
   const keys = createKeyService(storage, { pollMs: config.keyCachePollMs, onError: (error, where) => log.warn(where, { error }) });
   const services = createAdminServices(storage, () => keys.invalidate());
@@ -100,11 +99,11 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
 
   let server: Server;
   try {
-    await readyToListen();
+    const turn = await readyToListen();
     server = await new Promise<Server>((resolve, reject) => {
       const created = createHttpServer({ fetch: app.fetch, fastPath: fastGet.handle, limits: config.limits, hostname: config.host }).server;
       created.once("error", reject);
-      created.listen(config.port, config.host, () => resolve(created));
+      created.listen({ port: turn.port ?? config.port, host: config.host, reusePort: turn.reusePort }, () => resolve(created));
     });
   } catch (error) {
     // e.g. EADDRINUSE: release what was opened so the process can exit with the error
@@ -115,10 +114,12 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
+  listening(port);
   metrics?.trackServer(server);
-  // its own port: here, unless a cluster's primary serves the aggregate (commands/serve.ts)
+  // its own port: here, unless a group's primary serves the aggregate (commands/serve.ts)
+  const member = groupMember();
   const metricsServer =
-    metrics && config.metricsPort !== null && !cluster.isWorker
+    metrics && config.metricsPort !== null && !member
       ? await (await import("./metrics/cluster-metrics.js")).listenMetrics(metricsRoutes({ metrics: () => metrics.registry.metrics(), contentType: metrics.registry.contentType, token: config.metricsToken }).fetch, config)
       : null;
   if (metricsServer) print(`IP Atlas metrics on ${metricsServer.url}/metrics`);
@@ -126,8 +127,8 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   const listenHost = config.host.includes(":") ? `[${config.host}]` : config.host;
   // the key first: whoever waits for the "listening" line has the whole first-run text by then
   if (newSecretKey) print(firstRunText(newSecretKey, baseUrl));
-  // once per server: under --workers the first worker speaks for all
-  if (!cluster.isWorker || cluster.worker?.id === 1) {
+  // once per server: in a group the first server speaks for all
+  if (!member || member.id === 1) {
     print(`IP Atlas listening on http://${listenHost}:${port}`);
     print(nextStepsText(baseUrl, config, env, missingBuilds));
   }
@@ -168,6 +169,8 @@ export async function runServer(config: Config, env: NodeJS.ProcessEnv): Promise
     };
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
+    // a server thread hears of a signal from its primary
+    void stopAsked().then(onSignal);
   });
   const running = await startServer(config, env, (text) => process.stdout.write(text + "\n"), log);
   await signalled;

@@ -1,7 +1,8 @@
 /**
- * `ipatlas serve --workers 2` (server/server-group.ts) over HTTP on every backend: both workers share
- * the port and the quota, and SIGTERM stops them all with exit code 0.
+ * `ipatlas serve --workers 2` and `--threads 2` (server/server-group.ts) over HTTP on every
+ * backend: both servers share the port and the quota, and SIGTERM stops them all with exit code 0.
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames, createBackend, type Backend } from "../test/helpers/backends.js";
 import { startServer, type TestServer } from "../test/helpers/server.js";
@@ -9,20 +10,36 @@ import { WriteTurns } from "./server-group.js";
 
 const SLOW = 120_000;
 
-describe.each(backendNames)("serve --workers 2 on %s", (name) => {
+/** sockets listening on `port` on loopback, from the kernel's own table (Linux) */
+function listeningSockets(port: number): number {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  return readFileSync("/proc/net/tcp", "utf8")
+    .split("\n")
+    .filter((line) => {
+      const fields = line.trim().split(/\s+/);
+      return fields[1]?.endsWith(`:${hexPort}`) && fields[3] === "0A";
+    }).length;
+}
+
+const groups = backendNames.flatMap((name) => [
+  { name, flag: "--workers", sockets: 1 }, // the cluster's primary holds the one socket
+  { name, flag: "--threads", sockets: 2 }, // each thread its own, SO_REUSEPORT
+]);
+
+describe.each(groups)("serve $flag 2 on $name", ({ name, flag, sockets }) => {
   let backend: Backend;
   let server: TestServer;
 
   beforeAll(async () => {
     backend = await createBackend(name);
-    server = await startServer({ env: backend.env, args: ["--workers", "2"], timeoutMs: 90_000 });
+    server = await startServer({ env: backend.env, args: [flag, "2"], timeoutMs: 90_000 });
   }, SLOW);
   afterAll(async () => {
     await server?.stop();
     await backend?.dispose();
   });
 
-  it("creates the first-run project once, and the workers share the quota exactly", async () => {
+  it("creates the first-run project once, and the servers share the quota exactly", async () => {
     const { projects } = await server.cli<{ projects: Array<{ name: string }> }>("project", "list");
     expect(projects.filter((p) => p.name === "default")).toHaveLength(1);
 
@@ -38,8 +55,14 @@ describe.each(backendNames)("serve --workers 2 on %s", (name) => {
     expect(await server.cli("usage", "--project", project.id)).toMatchObject({ used: 1000 });
   }, SLOW);
 
-  it("SIGTERM stops every worker and the primary exits 0", async () => {
-    const second = await startServer({ env: backend.env, dataDir: server.dataDir, args: ["--workers", "2"], timeoutMs: 90_000 });
+  it(`listens on the port with ${sockets} socket(s) once every server is up`, async () => {
+    // the second thread listens once the first has told the primary its port (asked as port 0)
+    for (let tries = 0; tries < 50 && listeningSockets(server.port) < sockets; tries++) await new Promise((r) => setTimeout(r, 100));
+    expect(listeningSockets(server.port)).toBe(sockets);
+  });
+
+  it("SIGTERM stops every server and the primary exits 0", async () => {
+    const second = await startServer({ env: backend.env, dataDir: server.dataDir, args: [flag, "2"], timeoutMs: 90_000 });
     const res = await fetch(`${second.url}/healthz`);
     expect(res.status).toBe(200);
     const code = await second.stop("SIGTERM");
@@ -48,18 +71,21 @@ describe.each(backendNames)("serve --workers 2 on %s", (name) => {
   }, SLOW);
 });
 
-describe("serve --workers 2 when the database is unreachable", () => {
+describe.each([
+  { flag: "--workers", what: "the cluster" },
+  { flag: "--threads", what: "the server threads" },
+])("serve $flag 2 when the database is unreachable", ({ flag, what }) => {
   it("exits 1 with one clear line per attempt, no restart loop and no stack trace", async () => {
     const error = await startServer({
       env: { DATABASE_URL: "postgres://ipatlas:secret@127.0.0.1:1/nowhere" },
-      args: ["--workers", "2"],
+      args: [flag, "2"],
       timeoutMs: 60_000,
     }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     const message = (error as Error).message;
     expect(message).toMatch(/server exited with 1/);
     expect(message).toContain("Cannot connect to PostgreSQL at 127.0.0.1:1/nowhere");
-    expect(message).toContain("Cannot start the cluster");
+    expect(message).toContain(`Cannot start ${what}`);
     expect(message).not.toMatch(/^\s+at /m);
     expect(message).not.toContain("secret");
   }, SLOW);

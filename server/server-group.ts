@@ -1,47 +1,122 @@
 /**
- * `ipatlas serve --workers N` (issue #6): N server processes on one machine sharing one port
- * through node:cluster, on either backend (quotas are exact across processes because each
- * reservation is one atomic statement in the shared database).
+ * `ipatlas serve --workers N` and `--threads N`: N servers on one machine sharing one port and
+ * the database, on either backend (quotas are exact across servers because each reservation is
+ * one atomic statement in the shared database). The servers are processes (`processes`:
+ * node:cluster, whose primary holds the port and hands the connections out) or threads of one
+ * process (`threads`: each listens on the port itself with SO_REUSEPORT and the kernel spreads
+ * the connections; they share Node's own memory, ~120 MB less a server, docs/api.md "Running").
  *
- * The first worker starts alone, so migrations and the first-run project happen exactly once;
- * the others start after it is ready. No worker listens before all are ready (`readyToListen`):
+ * The first server starts alone, so migrations and the first-run project happen exactly once;
+ * the others start after it is ready. No server listens before all are ready (`readyToListen`):
  * a client that connects at once (a load balancer's pool, a benchmark) keeps its connections on
- * the worker that took them, so a worker that listened alone would serve them all. A worker that
+ * the server that took them, so a server that listened alone would serve them all. A server that
  * dies after it has served is replaced; one that dies before it ever listened stops the whole
- * cluster (no crash loop of stack traces).
- * SIGTERM/SIGINT reach every worker, which shut down gracefully; the primary exits 0 once all did.
+ * group (no crash loop of stack traces).
+ * SIGTERM/SIGINT reach every server, which shut down gracefully; the primary exits 0 once all did.
  */
-import cluster, { type Worker } from "node:cluster";
+import cluster from "node:cluster";
+import { isMainThread, parentPort, workerData, type Worker as Thread } from "node:worker_threads";
 import type { WriteTurn } from "./storage/index.js";
 import { LightAhead } from "./storage/light-ahead.js";
+import { typescriptWorker } from "./typescript-worker.js";
 
-const READY = "ipatlas:ready";
-const LISTEN = "ipatlas:listen";
-const TAKE_TURN = "ipatlas:take-turn";
-const TAKE_LIGHT_TURN = "ipatlas:take-light-turn";
-const TURN = "ipatlas:turn";
-const RELEASE_TURN = "ipatlas:release-turn";
-const MAKE_WAY = "ipatlas:make-way";
+export type GroupKind = "processes" | "threads";
+
+/** what the servers of a group and their primary say to each other */
+type GroupMessage =
+  | { ipatlas: "ready" }
+  | { ipatlas: "listen"; port?: number }
+  | { ipatlas: "listening"; port: number }
+  | { ipatlas: "take-turn"; light: boolean }
+  | { ipatlas: "turn" }
+  | { ipatlas: "release-turn" }
+  | { ipatlas: "make-way" }
+  | { ipatlas: "stop"; signal: NodeJS.Signals };
+
+function isGroupMessage(message: unknown): message is GroupMessage {
+  return typeof message === "object" && message !== null && typeof (message as { ipatlas?: unknown }).ipatlas === "string";
+}
+
+/** marks a thread started as a server of a group (its workerData), apart from SQLite's threads */
+const SERVER_THREAD = "ipatlas:server-thread";
+
+interface ServerThreadData {
+  role: typeof SERVER_THREAD;
+  id: number;
+  argv: string[];
+}
+
+/** a server's line to its primary */
+interface Primary {
+  id: number;
+  kind: GroupKind;
+  send(message: GroupMessage): void;
+  on(listener: (message: GroupMessage) => void): () => void;
+  leave(): void;
+}
+
+let primaryLine: Primary | null | undefined;
+
+/** In a server of a group: its line to the primary; elsewhere null. */
+function primary(): Primary | null {
+  if (primaryLine !== undefined) return primaryLine;
+  const listen = (add: (l: (m: unknown) => void) => void, remove: (l: (m: unknown) => void) => void) => (listener: (message: GroupMessage) => void) => {
+    const onMessage = (message: unknown) => {
+      if (isGroupMessage(message)) listener(message);
+    };
+    add(onMessage);
+    return () => remove(onMessage);
+  };
+  const thread = !isMainThread && (workerData as ServerThreadData | null)?.role === SERVER_THREAD ? (workerData as ServerThreadData) : null;
+  if (cluster.isWorker) {
+    primaryLine = {
+      id: cluster.worker!.id,
+      kind: "processes",
+      send: (message) => void process.send!(message),
+      on: listen((l) => process.on("message", l), (l) => process.off("message", l)),
+      // the IPC channel to the primary would keep a finished (or failed) worker alive
+      leave: () => cluster.worker?.disconnect(),
+    };
+  } else if (thread) {
+    primaryLine = {
+      id: thread.id,
+      kind: "threads",
+      send: (message) => parentPort!.postMessage(message),
+      on: listen((l) => parentPort!.on("message", l), (l) => parentPort!.off("message", l)),
+      leave: () => parentPort!.close(),
+    };
+  } else {
+    primaryLine = null;
+  }
+  return primaryLine;
+}
+
+/** In a server of a group: which one (from 1) and of what kind; elsewhere null. */
+export function groupMember(): { id: number; kind: GroupKind } | null {
+  const line = primary();
+  return line && { id: line.id, kind: line.kind };
+}
 
 /**
- * In a cluster worker: the turn at writing the SQLite file (storage's `WriteTurn`), handed out by
- * the primary one worker at a time; elsewhere undefined (one writer per process needs none).
+ * In a server of a group: the turn at writing the SQLite file (storage's `WriteTurn`), handed out
+ * by the primary one server at a time; elsewhere undefined (one writer per server needs none).
  */
-export function clusterWriteTurn(): WriteTurn | undefined {
-  if (!cluster.isWorker) return undefined;
+export function groupWriteTurn(): WriteTurn | undefined {
+  const line = primary();
+  if (!line) return undefined;
   const granted: Array<() => void> = [];
   const lightWaiting = new Set<() => void>();
-  process.on("message", (message: unknown) => {
-    if (message === TURN) granted.shift()?.();
-    else if (message === MAKE_WAY) for (const listener of lightWaiting) listener();
+  line.on((message) => {
+    if (message.ipatlas === "turn") granted.shift()?.();
+    else if (message.ipatlas === "make-way") for (const listener of lightWaiting) listener();
   });
   return {
     take: (light) =>
       new Promise<void>((resolve) => {
         granted.push(resolve);
-        process.send!(light ? TAKE_LIGHT_TURN : TAKE_TURN);
+        line.send({ ipatlas: "take-turn", light });
       }),
-    release: () => void process.send!(RELEASE_TURN),
+    release: () => line.send({ ipatlas: "release-turn" }),
     onLightWaiting: (listener) => void lightWaiting.add(listener),
   };
 }
@@ -93,120 +168,201 @@ export class WriteTurns<P> {
   }
 }
 
+/** How a server listens: on the group's port, and with SO_REUSEPORT when it is one of threads. */
+export interface ListenTurn {
+  /** the port the group's first server took (a group of threads asked for port 0) */
+  port?: number;
+  reusePort: boolean;
+}
+
 /**
- * In a cluster worker: tells the primary this worker is ready and waits until every worker is;
- * elsewhere resolves at once. Called right before listening.
+ * In a server of a group: tells the primary this server is ready and waits until every server
+ * is; elsewhere resolves at once. Called right before listening; `listening` right after.
  */
-export function readyToListen(): Promise<void> {
-  if (!cluster.isWorker) return Promise.resolve();
+export function readyToListen(): Promise<ListenTurn> {
+  const line = primary();
+  if (!line) return Promise.resolve({ reusePort: false });
   return new Promise((resolve) => {
-    const onMessage = (message: unknown) => {
-      if (message !== LISTEN) return;
-      process.off("message", onMessage);
-      resolve();
-    };
-    process.on("message", onMessage);
-    process.send!(READY);
+    const off = line.on((message) => {
+      if (message.ipatlas !== "listen") return;
+      off();
+      resolve({ port: message.port, reusePort: line.kind === "threads" });
+    });
+    line.send({ ipatlas: "ready" });
   });
 }
 
-export interface ClusterOptions {
-  workers: number;
-  /** where the primary reports worker deaths (default: stderr) */
+export function listening(port: number): void {
+  primary()?.send({ ipatlas: "listening", port });
+}
+
+/**
+ * In a server thread: resolves when the primary asks it to stop (signals reach only the main
+ * thread); elsewhere never (a process gets the signal itself).
+ */
+export function stopAsked(): Promise<NodeJS.Signals> {
+  const line = primary();
+  if (line?.kind !== "threads") return new Promise(() => {});
+  return new Promise((resolve) => {
+    const off = line.on((message) => {
+      if (message.ipatlas !== "stop") return;
+      off();
+      resolve(message.signal);
+    });
+  });
+}
+
+export interface GroupOptions {
+  servers: number;
+  kind: GroupKind;
+  /** where the primary reports server deaths (default: stderr) */
   log?: (line: string) => void;
-  /** wait before replacing a dead worker */
+  /** wait before replacing a dead server */
   restartDelayMs?: number;
 }
 
-/** Runs `runWorker` in this process (workers <= 1, or inside a worker), or as N cluster workers. */
-export async function runClustered(options: ClusterOptions, runWorker: () => Promise<number>): Promise<number> {
-  if (cluster.isWorker) {
+/** Runs `runServer` in this process or thread (servers <= 1, or inside a group), or as a group of N. */
+export async function runGroup(options: GroupOptions, runServer: () => Promise<number>): Promise<number> {
+  const line = primary();
+  if (line) {
     try {
-      return await runWorker();
+      return await runServer();
     } finally {
-      // The IPC channel to the primary would keep a finished (or failed) worker alive: let it go.
-      cluster.worker?.disconnect();
+      line.leave();
     }
   }
-  if (options.workers <= 1) return runWorker();
+  if (options.servers <= 1) return runServer();
   return runPrimary(options);
 }
 
-async function runPrimary(options: ClusterOptions): Promise<number> {
+/** the primary's handle on one server of its group */
+interface Member {
+  readonly name: string;
+  send(message: GroupMessage): boolean;
+  onMessage(listener: (message: GroupMessage) => void): void;
+  onExit(listener: (code: number | null, signal: string | null) => void): void;
+  stop(signal: NodeJS.Signals): void;
+}
+
+function forkProcess(): Member {
+  const worker = cluster.fork();
+  return {
+    name: `worker ${worker.process.pid}`,
+    send: (message) => worker.isConnected() && worker.send(message),
+    onMessage: (listener) => void worker.on("message", (message: unknown) => isGroupMessage(message) && listener(message)),
+    onExit: (listener) => void worker.once("exit", listener),
+    stop: (signal) => void worker.process.kill(signal),
+  };
+}
+
+function startThread(id: number, log: (line: string) => void): Member {
+  // the thread runs the same command line, which makes it a server of this group (runGroup)
+  const data: ServerThreadData = { role: SERVER_THREAD, id, argv: process.argv.slice(2) };
+  const thread: Thread = typescriptWorker(new URL("./server-thread.ts", import.meta.url), { workerData: data });
+  let alive = true;
+  thread.once("exit", () => (alive = false));
+  // what the thread could not catch itself (main() reports the rest on stderr)
+  thread.on("error", (error) => log(`thread ${id}: ${error.message.split("\n")[0]}`));
+  return {
+    name: `thread ${id}`,
+    send: (message) => {
+      if (alive) thread.postMessage(message);
+      return alive;
+    },
+    onMessage: (listener) => void thread.on("message", (message: unknown) => isGroupMessage(message) && listener(message)),
+    onExit: (listener) => void thread.once("exit", (code) => listener(code, null)),
+    stop: (signal) => void (alive && thread.postMessage({ ipatlas: "stop", signal } satisfies GroupMessage)),
+  };
+}
+
+async function runPrimary(options: GroupOptions): Promise<number> {
   const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
   const restartDelayMs = options.restartDelayMs ?? 1000;
-  const listened = new WeakSet<Worker>();
+  const members = new Set<Member>();
+  const listened = new WeakSet<Member>();
   let stopping = false;
+  let nextThreadId = 1;
 
-  // set once the first workers all are ready; a replacement worker listens as soon as it is
+  // set once the first servers all are ready; a replacement server listens as soon as it is
   let allReady = false;
-  const turns = new WriteTurns<Worker>((worker, message) => {
-    if (!worker.isConnected()) return false;
-    worker.send(message === "turn" ? TURN : MAKE_WAY);
-    return true;
-  });
-  const fork = () =>
-    new Promise<Worker>((resolve, reject) => {
-      const worker = cluster.fork();
-      const onExit = (code: number | null, signal: string | null) =>
-        reject(new Error(`worker ${worker.process.pid} exited before listening (${signal ?? `code ${code}`})`));
-      worker.once("exit", onExit);
-      worker.on("message", (message: unknown) => {
-        if (message === TAKE_TURN || message === TAKE_LIGHT_TURN) turns.take(worker, message === TAKE_LIGHT_TURN);
-        else if (message === RELEASE_TURN) turns.release(worker);
-        if (message !== READY) return;
-        if (allReady) worker.send(LISTEN);
-        resolve(worker);
+  // threads listen on the port the first one took (it may have asked for port 0); processes share
+  // the primary's handle
+  let groupPort: number | undefined;
+  const turns = new WriteTurns<Member>((member, message) => member.send({ ipatlas: message }));
+  const start = () =>
+    new Promise<Member>((resolve, reject) => {
+      const member = options.kind === "threads" ? startThread(nextThreadId++, log) : forkProcess();
+      members.add(member);
+      let exitedEarly = (code: number | null, signal: string | null) =>
+        reject(new Error(`${member.name} exited before listening (${signal ?? `code ${code}`})`));
+      member.onExit((code, signal) => {
+        members.delete(member);
+        turns.leave(member);
+        exitedEarly(code, signal);
+        onExit(member, code, signal);
       });
-      worker.once("listening", () => {
-        listened.add(worker);
-        worker.off("exit", onExit);
+      member.onMessage((message) => {
+        if (message.ipatlas === "take-turn") turns.take(member, message.light);
+        else if (message.ipatlas === "release-turn") turns.release(member);
+        else if (message.ipatlas === "listening") {
+          listened.add(member);
+          exitedEarly = () => {};
+          if (groupPort === undefined && options.kind === "threads") {
+            groupPort = message.port;
+            for (const other of members) if (other !== member) other.send({ ipatlas: "listen", port: groupPort });
+          }
+        } else if (message.ipatlas === "ready") {
+          if (allReady) member.send({ ipatlas: "listen", port: groupPort });
+          resolve(member);
+        }
       });
     });
 
   const stopAll = (signal: NodeJS.Signals) => {
     stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    for (const member of members) member.stop(signal);
   };
   const onSignal = (signal: NodeJS.Signals) => stopAll(signal === "SIGINT" ? "SIGINT" : "SIGTERM");
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
 
   let failed = false;
-  const allExited = new Promise<void>((resolve) => {
-    cluster.on("exit", (worker, code, signal) => {
-      turns.leave(worker);
-      if (stopping) {
-        if (code !== 0 && code !== null) failed = true;
-        if (Object.keys(cluster.workers ?? {}).length === 0) resolve();
-        return;
-      }
-      // A worker that never listened is reported by fork(); only a serving worker is replaced.
-      if (!listened.has(worker)) return;
-      log(`worker ${worker.process.pid} died (${signal ?? `code ${code}`}); starting a new one`);
-      setTimeout(() => {
-        if (!stopping) fork().catch((error: Error) => fail(error));
-      }, restartDelayMs).unref();
-    });
-  });
+  let allExited!: () => void;
+  const exited = new Promise<void>((resolve) => (allExited = resolve));
+  const onExit = (member: Member, code: number | null, signal: string | null) => {
+    if (stopping) {
+      if (code !== 0 && code !== null) failed = true;
+      if (members.size === 0) allExited();
+      return;
+    }
+    // A server that never listened is reported by start(); only a serving one is replaced.
+    if (!listened.has(member)) return;
+    log(`${member.name} died (${signal ?? `code ${code}`}); starting a new one`);
+    setTimeout(() => {
+      if (!stopping) start().catch((error: Error) => fail(error));
+    }, restartDelayMs).unref();
+  };
   const fail = (error: Error) => {
-    if (stopping) return; // asked to stop while a worker was still starting: not a failure
-    log(`Cannot start the cluster: ${error.message}`);
+    if (stopping) return; // asked to stop while a server was still starting: not a failure
+    log(`Cannot start the ${options.kind === "threads" ? "server threads" : "cluster"}: ${error.message}`);
     failed = true;
     stopAll("SIGTERM");
+    if (members.size === 0) allExited();
   };
 
   try {
-    const first = await fork();
-    const workers = [first, ...(await Promise.all(Array.from({ length: options.workers - 1 }, fork)))];
+    const first = await start();
+    const rest = await Promise.all(Array.from({ length: options.servers - 1 }, start));
     allReady = true;
-    for (const worker of workers) worker.send(LISTEN);
+    // threads: the first listens alone, and tells the others its port (above)
+    for (const member of options.kind === "threads" ? [first] : [first, ...rest]) member.send({ ipatlas: "listen" });
   } catch (error) {
     fail(error as Error);
   }
-  if (Object.keys(cluster.workers ?? {}).length === 0) stopping = true;
-  else await allExited;
+  if (members.size === 0) stopping = true;
+  else await exited;
   process.off("SIGTERM", onSignal);
   process.off("SIGINT", onSignal);
   return failed ? 1 : 0;
 }
+

@@ -1,4 +1,4 @@
-/** ipatlas serve [--port 8787] [--host 127.0.0.1] [--workers N|auto] [--update-every 24h]: runs until SIGTERM/SIGINT. */
+/** ipatlas serve [--port 8787] [--host 127.0.0.1] [--threads N|auto | --workers N|auto] [--update-every 24h]: runs until SIGTERM/SIGINT. */
 import { availableParallelism } from "node:os";
 import { UsageError, type Command } from "../command.js";
 
@@ -7,12 +7,13 @@ const DEFAULT_CLUSTER_METRICS_PORT = 9464;
 export const serveCommands: Command[] = [
   {
     words: ["serve"],
-    usage: "[--port 8787] [--host 127.0.0.1] [--workers 1|N|auto] [--update-every off|24h]",
-    summary: "start the API server (--workers N: N processes sharing the port and the database, auto: one per core; --update-every: data update schedule, off by default)",
+    usage: "[--port 8787] [--host 127.0.0.1] [--threads 1|N|auto | --workers 1|N|auto] [--update-every off|24h]",
+    summary: "start the API server (--threads N: N servers in threads of one process sharing the port and the database, --workers N: in N processes, auto: one per core; --update-every: data update schedule, off by default)",
     // --port, --host, --update-every and --metrics(-port) are read into the config by main.ts
     options: {
       port: { type: "string", valueName: "PORT", description: "listen port (default: IPATLAS_PORT, else 8787; 0 picks a free one)" },
       host: { type: "string", valueName: "HOST", description: "listen address (default: IPATLAS_HOST, else 127.0.0.1)" },
+      threads: { type: "string", valueName: "N", description: "servers in threads of this process sharing the port (SO_REUSEPORT: Linux, FreeBSD): a number, or auto (one per core; default 1)" },
       workers: { type: "string", valueName: "N", description: "server processes sharing the port: a number, or auto (one per core; default 1)" },
       "update-every": { type: "string", valueName: "INTERVAL", description: "data update schedule, e.g. 24h, or off" },
       metrics: { type: "boolean", description: "Prometheus metrics at /metrics (also IPATLAS_METRICS=1)" },
@@ -23,9 +24,15 @@ export const serveCommands: Command[] = [
       // lookups but not stored conversions, doubles the memory past the 600 MB budget under bulk
       // load and slows a GET that waits for the other worker's SQLite turn (docs/api.md). `auto`
       // is one per core.
-      const workers = ctx.options.workers === undefined ? 1 : ctx.options.workers === "auto" ? availableParallelism() : Number(ctx.options.workers);
-      if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new UsageError("--workers must be an integer between 1 and 64");
-      const [{ runServer }, { runClustered }] = await Promise.all([import("../../serve.js"), import("../../server-group.js")]);
+      if (ctx.options.threads !== undefined && ctx.options.workers !== undefined) throw new UsageError("--threads and --workers cannot be combined: pick one");
+      const kind = ctx.options.threads !== undefined ? "threads" : "processes";
+      const flag = kind === "threads" ? "--threads" : "--workers";
+      const asked = kind === "threads" ? ctx.options.threads : ctx.options.workers;
+      const servers = asked === undefined ? 1 : asked === "auto" ? availableParallelism() : Number(asked);
+      if (!Number.isInteger(servers) || servers < 1 || servers > 64) throw new UsageError(`${flag} must be an integer between 1 and 64`);
+      const [{ runServer }, { runGroup }] = await Promise.all([import("../../serve.js"), import("../../server-group.js")]);
+      if (kind === "threads" && servers > 1 && ctx.config.metrics) throw new UsageError("--metrics is not yet available with --threads: use --workers");
+      const workers = servers;
       if (workers > 1 && ctx.config.metrics) {
         // one scrape for the whole cluster: the primary aggregates the workers on its own port
         const { default: cluster } = await import("node:cluster");
@@ -38,12 +45,12 @@ export const serveCommands: Command[] = [
         const metricsServer = await startClusterMetrics(config);
         ctx.stderr(`IP Atlas metrics (all workers) on ${metricsServer.url}/metrics`);
         try {
-          return await runClustered({ workers }, () => runServer(config, ctx.env));
+          return await runGroup({ servers, kind }, () => runServer(config, ctx.env));
         } finally {
           await metricsServer.close();
         }
       }
-      return runClustered({ workers }, () => runServer(ctx.config, ctx.env));
+      return runGroup({ servers, kind }, () => runServer(ctx.config, ctx.env));
     },
   },
 ];
