@@ -10,8 +10,8 @@
  *   - a bare Hono route on @hono/node-server answering the same with c.json;
  *   - bare node:http with each answer inserted into SQLite first (no key, quota, ids or indexes),
  *     one autocommit INSERT a request, and the requests of one event-loop turn in one transaction;
- *   - IP Atlas GET /bench/lookup (key, lookup, envelope, access log), one process and
- *     `--workers 2`, and GET /convert (stored and counted), one process.
+ *   - IP Atlas GET /bench/lookup (key, lookup, envelope, access log), one process, `--workers 2`
+ *     and `--threads 2`, and GET /convert (stored and counted), one process and `--threads 2`.
  * Each round warms every server for 2 s and measures it for `--seconds`, one after another; the
  * ratios to echoip are of the same round, and the median round is printed, with each server's
  * peak RSS over all rounds (its processes' peaks summed). Needs wrk, echoip
@@ -152,8 +152,11 @@ try {
   const one = await ipAtlas(city, 39216, []);
   subjects.push({ name: "IP Atlas lookup-only", path: "/bench/lookup?ip=", ...one });
   subjects.push({ name: "IP Atlas lookup-only, --workers 2", path: "/bench/lookup?ip=", ...(await ipAtlas(city, 39217, ["--workers", "2"])) });
-  // the same server as lookup-only: stopped once, its memory reported once
+  const threads = await ipAtlas(city, 39219, ["--threads", "2"]);
+  subjects.push({ name: "IP Atlas lookup-only, --threads 2", path: "/bench/lookup?ip=", ...threads });
+  // the same servers as lookup-only: stopped once, their memory reported once
   subjects.push({ name: "IP Atlas GET /convert (stored)", path: "/convert?ip=", url: one.url, key: one.key, stop: async () => {} });
+  subjects.push({ name: "IP Atlas GET /convert (stored), --threads 2", path: "/convert?ip=", url: threads.url, key: threads.key, stop: async () => {} });
 
   const results: Figures[][] = [];
   for (let round = 1; round <= rounds; round++) {
@@ -177,17 +180,17 @@ try {
   };
   console.log(`\nmedian round (${median + 1} of ${rounds}), req/s over echoip's in the same round:`);
   subjects.forEach((subject, i) =>
-    console.log(`  ${subject.name.padEnd(36)} ${ratios[median]![i]!.toFixed(2)}  (${Math.round(results[median]![i]!.rps)} req/s, p99 ${results[median]![i]!.p99}${memory(subject)})`),
+    console.log(`  ${subject.name.padEnd(44)} ${ratios[median]![i]!.toFixed(2)}  (${Math.round(results[median]![i]!.rps)} req/s, p99 ${results[median]![i]!.p99}${memory(subject)})`),
   );
   const r = (name: string) => ratios[median]![subjects.findIndex((subject) => subject.name === name)]!.toFixed(2);
   console.log(
     `bare node:http lookup / echoip req/s ${r("bare node:http")}, 2 processes ${r("bare node:http, 2 processes")}, 2 threads ${r("bare node:http, 2 threads")}: ` +
       `Node's ceiling under the lookup-only target (>= 0.75); ` +
-      `IP Atlas ${r("IP Atlas lookup-only")}, --workers 2 ${r("IP Atlas lookup-only, --workers 2")}`,
+      `IP Atlas ${r("IP Atlas lookup-only")}, --workers 2 ${r("IP Atlas lookup-only, --workers 2")}, --threads 2 ${r("IP Atlas lookup-only, --threads 2")}`,
   );
   console.log(
     `bare node:http + SQLite / echoip req/s ${r("bare node:http + SQLite insert")} a row a commit, ${r("bare node:http + SQLite group commit")} grouped: ` +
-      `the ceiling under the stored target (>= 0.5); IP Atlas ${r("IP Atlas GET /convert (stored)")}`,
+      `the ceiling under the stored target (>= 0.5); IP Atlas ${r("IP Atlas GET /convert (stored)")}, --threads 2 ${r("IP Atlas GET /convert (stored), --threads 2")}`,
   );
 } finally {
   await Promise.all(subjects.map((subject) => subject.stop()));
