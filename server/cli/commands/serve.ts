@@ -20,10 +20,10 @@ export const serveCommands: Command[] = [
       "metrics-port": { type: "string", valueName: "PORT", description: "serve /metrics on its own port (IPATLAS_METRICS_PORT; default with --workers > 1: 9464)" },
     },
     async run(ctx) {
-      // One process by default: on the 2-core machine it is measured on, a second worker adds
-      // lookups but not stored conversions, doubles the memory past the 600 MB budget under bulk
-      // load and slows a GET that waits for the other worker's SQLite turn (docs/api.md). `auto`
-      // is one per core.
+      // One server by default: on the 2-core machine it is measured on, a second one (a process
+      // or a thread) adds lookups but few stored conversions, takes the memory past the 600 MB
+      // budget under bulk load and slows a GET that waits for the other's SQLite turn
+      // (docs/api.md "Running"). `auto` is one per core.
       if (ctx.options.threads !== undefined && ctx.options.workers !== undefined) throw new UsageError("--threads and --workers cannot be combined: pick one");
       const kind = ctx.options.threads !== undefined ? "threads" : "processes";
       const flag = kind === "threads" ? "--threads" : "--workers";
@@ -32,8 +32,7 @@ export const serveCommands: Command[] = [
       if (!Number.isInteger(servers) || servers < 1 || servers > 64) throw new UsageError(`${flag} must be an integer between 1 and 64`);
       const [{ runServer }, { runGroup }] = await Promise.all([import("../../serve.js"), import("../../server-group.js")]);
       if (kind === "threads" && servers > 1 && ctx.config.metrics) throw new UsageError("--metrics is not yet available with --threads: use --workers");
-      const workers = servers;
-      if (workers > 1 && ctx.config.metrics) {
+      if (servers > 1 && ctx.config.metrics) {
         // one scrape for the whole cluster: the primary aggregates the workers on its own port
         const { default: cluster } = await import("node:cluster");
         const config = { ...ctx.config, metricsPort: ctx.config.metricsPort ?? DEFAULT_CLUSTER_METRICS_PORT };
