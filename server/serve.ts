@@ -18,7 +18,7 @@ import { createAdminServices, type AdminServices } from "./services/index.js";
 import { openStorage } from "./open-storage.js";
 import { createGeoEngine } from "./geo/engine/engine.js";
 import { metricsRoutes } from "./metrics/routes.js";
-import { groupMember, groupWriteTurn, listening, readyToListen, stopAsked } from "./server-group.js";
+import { answerScrapes, groupMember, groupWriteTurn, listening, readyToListen, stopAsked } from "./server-group.js";
 import { recordServerUrl } from "./public-url.js";
 import { ensureWebBuilds } from "./web-builds.js";
 import { ADMIN_TOKEN_FILE } from "./admin/admin-token.js";
@@ -90,6 +90,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   // prom-client, and the ~50 modules of @opentelemetry/api its default metrics require, only when asked for
   const metrics = config.metrics ? (await import("./metrics/metrics.js")).createMetrics({ databases: () => engine.databases(), storageWaiting: () => storage.waiting() }) : undefined;
   const converter = createConverter({ storage, engine });
+  if (metrics) answerScrapes(() => metrics.registry.getMetricsAsJSON());
   const deps: AppDeps = { storage, engine, config, keys, services, log, metrics, converter };
   const app = createApp(deps);
   const fastGet = createFastGet(deps);

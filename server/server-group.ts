@@ -31,7 +31,9 @@ type GroupMessage =
   | { ipatlas: "turn" }
   | { ipatlas: "release-turn" }
   | { ipatlas: "make-way" }
-  | { ipatlas: "stop"; signal: NodeJS.Signals };
+  | { ipatlas: "stop"; signal: NodeJS.Signals }
+  | { ipatlas: "scrape"; id: number }
+  | { ipatlas: "scraped"; id: number; metrics: unknown };
 
 function isGroupMessage(message: unknown): message is GroupMessage {
   return typeof message === "object" && message !== null && typeof (message as { ipatlas?: unknown }).ipatlas === "string";
@@ -212,9 +214,33 @@ export function stopAsked(): Promise<NodeJS.Signals> {
   });
 }
 
+/**
+ * In a server thread: answers the primary's scrapes with this server's metrics (prom-client's
+ * JSON); elsewhere nothing (a cluster worker answers prom-client's own IPC, metrics.ts).
+ */
+export function answerScrapes(collect: () => Promise<unknown>): void {
+  const line = primary();
+  if (line?.kind !== "threads") return;
+  line.on((message) => {
+    if (message.ipatlas !== "scrape") return;
+    void collect().then(
+      (metrics) => line.send({ ipatlas: "scraped", id: message.id, metrics }),
+      () => line.send({ ipatlas: "scraped", id: message.id, metrics: [] }),
+    );
+  });
+}
+
+/** The primary's view of its running group, for what serves all its servers at once. */
+export interface RunningGroup {
+  /** each listening server's answer to a scrape (`answerScrapes`), those that answer within 5 s */
+  scrape(): Promise<unknown[]>;
+}
+
 export interface GroupOptions {
   servers: number;
   kind: GroupKind;
+  /** called in the primary once its servers are told to listen */
+  started?: (group: RunningGroup) => void | Promise<void>;
   /** where the primary reports server deaths (default: stderr) */
   log?: (line: string) => void;
   /** wait before replacing a dead server */
@@ -234,6 +260,9 @@ export async function runGroup(options: GroupOptions, runServer: () => Promise<n
   if (options.servers <= 1) return runServer();
   return runPrimary(options);
 }
+
+/** as long as prom-client's cluster aggregation waits for a worker */
+const SCRAPE_TIMEOUT_MS = 5_000;
 
 /** the primary's handle on one server of its group */
 interface Member {
@@ -302,7 +331,8 @@ async function runPrimary(options: GroupOptions): Promise<number> {
         onExit(member, code, signal);
       });
       member.onMessage((message) => {
-        if (message.ipatlas === "take-turn") turns.take(member, message.light);
+        if (message.ipatlas === "scraped") scrapes.get(message.id)?.(message.metrics);
+        else if (message.ipatlas === "take-turn") turns.take(member, message.light);
         else if (message.ipatlas === "release-turn") turns.release(member);
         else if (message.ipatlas === "listening") {
           listened.add(member);
@@ -321,6 +351,27 @@ async function runPrimary(options: GroupOptions): Promise<number> {
   const stopAll = (signal: NodeJS.Signals) => {
     stopping = true;
     for (const member of members) member.stop(signal);
+  };
+  let nextScrape = 1;
+  const scrapes = new Map<number, (metrics: unknown) => void>();
+  const group: RunningGroup = {
+    scrape: () =>
+      Promise.all(
+        [...members].filter((member) => listened.has(member)).map(
+          (member) =>
+            new Promise<unknown>((resolve) => {
+              const id = nextScrape++;
+              const timer = setTimeout(() => done(null), SCRAPE_TIMEOUT_MS);
+              const done = (metrics: unknown) => {
+                clearTimeout(timer);
+                scrapes.delete(id);
+                resolve(metrics);
+              };
+              scrapes.set(id, done);
+              if (!member.send({ ipatlas: "scrape", id })) done(null);
+            }),
+        ),
+      ).then((answers) => answers.filter((metrics) => metrics !== null)),
   };
   const onSignal = (signal: NodeJS.Signals) => stopAll(signal === "SIGINT" ? "SIGINT" : "SIGTERM");
   process.on("SIGTERM", onSignal);
@@ -356,6 +407,7 @@ async function runPrimary(options: GroupOptions): Promise<number> {
     allReady = true;
     // threads: the first listens alone, and tells the others its port (above)
     for (const member of options.kind === "threads" ? [first] : [first, ...rest]) member.send({ ipatlas: "listen" });
+    await options.started?.(group);
   } catch (error) {
     fail(error as Error);
   }

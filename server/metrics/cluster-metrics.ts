@@ -1,7 +1,8 @@
 /**
- * Under `serve --workers N` a scrape must see the whole cluster, not the one worker the kernel
- * hands the connection to: the primary listens on the metrics port alone and answers with
- * prom-client's AggregatorRegistry, which asks every worker for its registry over IPC.
+ * Under `serve --workers N` or `--threads N` a scrape must see the whole group, not the one server
+ * the kernel hands the connection to: the primary listens on the metrics port alone and answers
+ * with prom-client's AggregatorRegistry, which sums every server's registry: asked for over the
+ * cluster's IPC by prom-client itself, or over the threads' ports by the group (`scrape`).
  */
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
@@ -10,9 +11,12 @@ import { AggregatorRegistry } from "prom-client";
 import type { Config } from "../config.js";
 import { metricsRoutes } from "./routes.js";
 
-export async function startClusterMetrics(config: Config): Promise<{ url: string; close(): Promise<void> }> {
+export async function startGroupMetrics(config: Config, scrape?: () => Promise<unknown[]>): Promise<{ url: string; close(): Promise<void> }> {
   const aggregator = new AggregatorRegistry();
-  const app = metricsRoutes({ metrics: () => aggregator.clusterMetrics(), contentType: aggregator.contentType, token: config.metricsToken });
+  const metrics = scrape
+    ? async () => AggregatorRegistry.aggregate((await scrape()) as Parameters<typeof AggregatorRegistry.aggregate>[0]).metrics()
+    : () => aggregator.clusterMetrics();
+  const app = metricsRoutes({ metrics, contentType: aggregator.contentType, token: config.metricsToken });
   return listenMetrics(app.fetch, config);
 }
 

@@ -1,6 +1,7 @@
 /**
  * /metrics: scraped from the real server and parsed as Prometheus text. Off by default; on the API
- * port or its own port with a token; aggregated over the workers of `serve --workers 2`.
+ * port or its own port with a token; aggregated over the servers of `serve --workers 2` and
+ * `--threads 2`.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { randomPublicIpv4 } from "../helpers/random-addresses.js";
@@ -141,10 +142,13 @@ describe("metrics", () => {
     expect(samples.some((s) => s.name === "ipatlas_http_requests_total" || s.name === "ipatlas_conversions_stored_total")).toBe(true);
   }, 120_000);
 
-  it("summed over the workers of serve --workers 2 by the primary", async () => {
-    const server = await start({ args: ["--workers", "2", "--metrics", "--metrics-port", "0"], timeoutMs: 90_000 });
-    const url = /IP Atlas metrics \(all workers\) on (http:\/\/\S+\/metrics)/.exec(server.output())![1]!;
-    // fresh connections, so the kernel spreads them over both workers
+  it.each([
+    { flag: "--workers", servers: "workers" },
+    { flag: "--threads", servers: "threads" },
+  ])("summed over the $servers of serve $flag 2 by the primary", async ({ flag, servers }) => {
+    const server = await start({ args: [flag, "2", "--metrics", "--metrics-port", "0"], timeoutMs: 90_000 });
+    const url = new RegExp(`IP Atlas metrics \\(all ${servers}\\) on (http://\\S+/metrics)`).exec(server.output())![1]!;
+    // fresh connections, so the kernel spreads them over both servers
     for (let i = 0; i < 20; i++) await (await fetch(`${server.url}/healthz`, { headers: { connection: "close" } })).arrayBuffer();
     const { samples } = await scrape(url);
     expect(sum(samples, "ipatlas_http_requests_total", { route: "/healthz", status: "200" })).toBe(20);

@@ -1,8 +1,9 @@
 /** ipatlas serve [--port 8787] [--host 127.0.0.1] [--threads N|auto | --workers N|auto] [--update-every 24h]: runs until SIGTERM/SIGINT. */
 import { availableParallelism } from "node:os";
 import { UsageError, type Command } from "../command.js";
+import type { RunningGroup } from "../../server-group.js";
 
-const DEFAULT_CLUSTER_METRICS_PORT = 9464;
+const DEFAULT_GROUP_METRICS_PORT = 9464;
 
 export const serveCommands: Command[] = [
   {
@@ -17,7 +18,7 @@ export const serveCommands: Command[] = [
       workers: { type: "string", valueName: "N", description: "server processes sharing the port: a number, or auto (one per core; default 1)" },
       "update-every": { type: "string", valueName: "INTERVAL", description: "data update schedule, e.g. 24h, or off" },
       metrics: { type: "boolean", description: "Prometheus metrics at /metrics (also IPATLAS_METRICS=1)" },
-      "metrics-port": { type: "string", valueName: "PORT", description: "serve /metrics on its own port (IPATLAS_METRICS_PORT; default with --workers > 1: 9464)" },
+      "metrics-port": { type: "string", valueName: "PORT", description: "serve /metrics on its own port (IPATLAS_METRICS_PORT; default with --workers or --threads > 1: 9464)" },
     },
     async run(ctx) {
       // One server by default: on the 2-core machine it is measured on, a second one (a process
@@ -30,21 +31,23 @@ export const serveCommands: Command[] = [
       const asked = kind === "threads" ? ctx.options.threads : ctx.options.workers;
       const servers = asked === undefined ? 1 : asked === "auto" ? availableParallelism() : Number(asked);
       if (!Number.isInteger(servers) || servers < 1 || servers > 64) throw new UsageError(`${flag} must be an integer between 1 and 64`);
-      const [{ runServer }, { runGroup }] = await Promise.all([import("../../serve.js"), import("../../server-group.js")]);
-      if (kind === "threads" && servers > 1 && ctx.config.metrics) throw new UsageError("--metrics is not yet available with --threads: use --workers");
+      const [{ runServer }, { groupMember, runGroup }] = await Promise.all([import("../../serve.js"), import("../../server-group.js")]);
       if (servers > 1 && ctx.config.metrics) {
-        // one scrape for the whole cluster: the primary aggregates the workers on its own port
-        const { default: cluster } = await import("node:cluster");
-        const config = { ...ctx.config, metricsPort: ctx.config.metricsPort ?? DEFAULT_CLUSTER_METRICS_PORT };
-        if (!cluster.isPrimary) {
-          (await import("../../metrics/metrics.js")).answerClusterScrapes();
-          return runServer(config, ctx.env);
+        // one scrape for the whole group: the primary sums the servers' metrics on its own port
+        const config = { ...ctx.config, metricsPort: ctx.config.metricsPort ?? DEFAULT_GROUP_METRICS_PORT };
+        const member = groupMember();
+        if (member) {
+          if (member.kind === "processes") (await import("../../metrics/metrics.js")).answerClusterScrapes();
+          return runGroup({ servers, kind }, () => runServer(config, ctx.env));
         }
-        const { startClusterMetrics } = await import("../../metrics/cluster-metrics.js");
-        const metricsServer = await startClusterMetrics(config);
-        ctx.stderr(`IP Atlas metrics (all workers) on ${metricsServer.url}/metrics`);
+        const { startGroupMetrics } = await import("../../metrics/cluster-metrics.js");
+        // threads are scraped through the group, which exists once they are started
+        let group: RunningGroup | null = null;
+        const scrape = kind === "threads" ? async () => (group ? group.scrape() : []) : undefined;
+        const metricsServer = await startGroupMetrics(config, scrape);
+        ctx.stderr(`IP Atlas metrics (all ${kind === "threads" ? "threads" : "workers"}) on ${metricsServer.url}/metrics`);
         try {
-          return await runGroup({ servers, kind }, () => runServer(config, ctx.env));
+          return await runGroup({ servers, kind, started: (running) => void (group = running) }, () => runServer(config, ctx.env));
         } finally {
           await metricsServer.close();
         }
