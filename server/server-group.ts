@@ -386,8 +386,8 @@ async function runPrimary(options: GroupOptions): Promise<number> {
       if (members.size === 0) allExited();
       return;
     }
-    // A server that never listened is reported by start(); only a serving one is replaced.
-    if (!listened.has(member)) return;
+    // one that never listened (before or after it was ready) stops the group; a serving one is replaced
+    if (!listened.has(member)) return fail(new Error(`${member.name} exited before listening (${signal ?? `code ${code}`})`));
     log(`${member.name} died (${signal ?? `code ${code}`}); starting a new one`);
     setTimeout(() => {
       if (!stopping) start().catch((error: Error) => fail(error));
