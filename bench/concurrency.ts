@@ -155,14 +155,14 @@ try {
 }
 if (existsSync(loopProbe)) {
   type Pauses = { count: number; totalMs: number; p50: number; max: number; over20: number };
-  // one line per server process; with --workers N the primary (which serves nothing) is left out
+  // one line per server (process or thread); a group's primary (which serves nothing) is left out
   type Inside = { serving: boolean; delayP99: number; delayMax: number; minor: Pauses; major: Pauses };
   const lines = readFileSync(loopProbe, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Inside);
   const serving = lines.filter((inside) => inside.serving);
   rmSync(loopProbe);
   const pauses = (p: Pauses) => `${p.count}, ${p.totalMs.toFixed(0)} ms in all, p50 ${p.p50.toFixed(1)} / max ${p.max.toFixed(1)} ms, ${p.over20} over 20 ms`;
   serving.forEach((inside, i) => {
-    const of = serving.length > 1 ? ` (worker ${i + 1})` : "";
+    const of = serving.length > 1 ? ` (server ${i + 1})` : "";
     console.log(`${`server event-loop delay p99 / max ms${of}`.padEnd(56)} ${inside.delayP99.toFixed(1)} / ${inside.delayMax.toFixed(1)}`);
     console.log(`${`server minor GC pauses${of}`.padEnd(56)} ${pauses(inside.minor)}`);
     console.log(`${`server major GC pauses${of}`.padEnd(56)} ${pauses(inside.major)}`);
