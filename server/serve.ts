@@ -121,7 +121,7 @@ export async function startServer(config: Config, env: NodeJS.ProcessEnv, print:
   const member = groupMember();
   const metricsServer =
     metrics && config.metricsPort !== null && !member
-      ? await (await import("./metrics/cluster-metrics.js")).listenMetrics(metricsRoutes({ metrics: () => metrics.registry.metrics(), contentType: metrics.registry.contentType, token: config.metricsToken }).fetch, config)
+      ? await (await import("./metrics/group-metrics.js")).listenMetrics(metricsRoutes({ metrics: () => metrics.registry.metrics(), contentType: metrics.registry.contentType, token: config.metricsToken }).fetch, config)
       : null;
   if (metricsServer) print(`IP Atlas metrics on ${metricsServer.url}/metrics`);
   baseUrl = publicBaseUrl(config, port);

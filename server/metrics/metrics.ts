@@ -4,7 +4,7 @@
  * refusals, group-commit sizes, what waits in the bounded queues (bulks, rows to write, lists),
  * open connections, each geolocation database's build age, and Node's own (event-loop lag, heap,
  * GC). Under --workers N the primary aggregates every worker's registry
- * (cluster-metrics.ts).
+ * (group-metrics.ts).
  */
 import type { Server } from "node:http";
 import type { MiddlewareHandler } from "hono";

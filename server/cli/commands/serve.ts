@@ -40,7 +40,7 @@ export const serveCommands: Command[] = [
           if (member.kind === "processes") (await import("../../metrics/metrics.js")).answerClusterScrapes();
           return runGroup({ servers, kind }, () => runServer(config, ctx.env));
         }
-        const { startGroupMetrics } = await import("../../metrics/cluster-metrics.js");
+        const { startGroupMetrics } = await import("../../metrics/group-metrics.js");
         // threads are scraped through the group, which exists once they are started
         let group: RunningGroup | null = null;
         const scrape = kind === "threads" ? async () => (group ? group.scrape() : []) : undefined;
