@@ -19,12 +19,13 @@ import { isMainThread, parentPort, workerData, type Worker as Thread } from "nod
 import type { WriteTurn } from "./storage/index.js";
 import { LightAhead } from "./storage/light-ahead.js";
 import { typescriptWorker } from "./typescript-worker.js";
+import { threadFiles } from "./geo/sources/whole-files.js";
 
 export type GroupKind = "processes" | "threads";
 
 /** what the servers of a group and their primary say to each other */
 type GroupMessage =
-  | { ipatlas: "ready" }
+  | { ipatlas: "ready"; files?: Array<[string, SharedArrayBuffer]> }
   | { ipatlas: "listen"; port?: number }
   | { ipatlas: "listening"; port: number }
   | { ipatlas: "take-turn"; light: boolean }
@@ -46,6 +47,8 @@ interface ServerThreadData {
   role: typeof SERVER_THREAD;
   id: number;
   argv: string[];
+  /** the data files the first server read, shared (geo/sources/whole-files.ts) */
+  sharedFiles: Array<[string, SharedArrayBuffer]>;
 }
 
 /** a server's line to its primary */
@@ -190,7 +193,8 @@ export function readyToListen(): Promise<ListenTurn> {
       off();
       resolve({ port: message.port, reusePort: line.kind === "threads" });
     });
-    line.send({ ipatlas: "ready" });
+    // a thread hands on the data files it read, for the threads started after it to share
+    line.send(line.kind === "threads" ? { ipatlas: "ready", files: threadFiles.handOn() } : { ipatlas: "ready" });
   });
 }
 
@@ -284,9 +288,9 @@ function forkProcess(): Member {
   };
 }
 
-function startThread(id: number, log: (line: string) => void): Member {
+function startThread(id: number, sharedFiles: Array<[string, SharedArrayBuffer]>, log: (line: string) => void): Member {
   // the thread runs the same command line, which makes it a server of this group (runGroup)
-  const data: ServerThreadData = { role: SERVER_THREAD, id, argv: process.argv.slice(2) };
+  const data: ServerThreadData = { role: SERVER_THREAD, id, argv: process.argv.slice(2), sharedFiles };
   const thread: Thread = typescriptWorker(new URL("./server-thread.ts", import.meta.url), { workerData: data });
   let alive = true;
   thread.once("exit", () => (alive = false));
@@ -317,10 +321,13 @@ async function runPrimary(options: GroupOptions): Promise<number> {
   // threads listen on the port the first one took (it may have asked for port 0); processes share
   // the primary's handle
   let groupPort: number | undefined;
+  // the files the first thread read, for the others it starts with; let go once they all have
+  // started, so that a file replaced later is not kept alive here (a replacement reads its own)
+  let sharedFiles: Array<[string, SharedArrayBuffer]> = [];
   const turns = new WriteTurns<Member>((member, message) => member.send({ ipatlas: message }));
   const start = () =>
     new Promise<Member>((resolve, reject) => {
-      const member = options.kind === "threads" ? startThread(nextThreadId++, log) : forkProcess();
+      const member = options.kind === "threads" ? startThread(nextThreadId++, sharedFiles, log) : forkProcess();
       members.add(member);
       let exitedEarly = (code: number | null, signal: string | null) =>
         reject(new Error(`${member.name} exited before listening (${signal ?? `code ${code}`})`));
@@ -342,6 +349,7 @@ async function runPrimary(options: GroupOptions): Promise<number> {
             for (const other of members) if (other !== member) other.send({ ipatlas: "listen", port: groupPort });
           }
         } else if (message.ipatlas === "ready") {
+          if (!allReady && message.files?.length) sharedFiles = message.files;
           if (allReady) member.send({ ipatlas: "listen", port: groupPort });
           resolve(member);
         }
@@ -405,6 +413,7 @@ async function runPrimary(options: GroupOptions): Promise<number> {
     const first = await start();
     const rest = await Promise.all(Array.from({ length: options.servers - 1 }, start));
     allReady = true;
+    sharedFiles = [];
     // threads: the first listens alone, and tells the others its port (above)
     for (const member of options.kind === "threads" ? [first] : [first, ...rest]) member.send({ ipatlas: "listen" });
     await options.started?.(group);

@@ -5,10 +5,11 @@
  * old reader or the new one, never a mix. A file that fails the check is refused with a logged
  * error and the previous data keeps serving.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Reader, Response } from "maxmind";
 import type { ParsedIp } from "../../../lib/ip/index.js";
+import { readWholeFileSync } from "./whole-files.js";
 import { openCheckedMmdb, openCheckedMmdbInSlices, type CheckedMmdb, type MmdbRole } from "./mmdb-check.js";
 import type { GeoLogger } from "../logger.js";
 import type { MmdbTree } from "./mmdb-tree.js";
@@ -105,7 +106,7 @@ export class WatchedMmdb<T extends object, V extends object> {
   private load(verb: string): void {
     if (this.optional && this.seen === "missing") return;
     try {
-      const buffer = readFileSync(this.path);
+      const buffer = readWholeFileSync(this.path);
       const cache = this.newCache();
       this.swapIn(openCheckedMmdb(buffer, this.role, cache), cache, verb);
     } catch (error) {
