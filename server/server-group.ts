@@ -96,6 +96,17 @@ function primary(): Primary | null {
   return primaryLine;
 }
 
+/** the next message of `kind` from the primary (listened for from this call on) */
+function nextMessage<K extends GroupMessage["ipatlas"]>(line: Primary, kind: K): Promise<Extract<GroupMessage, { ipatlas: K }>> {
+  return new Promise((resolve) => {
+    const off = line.on((message) => {
+      if (message.ipatlas !== kind) return;
+      off();
+      resolve(message as Extract<GroupMessage, { ipatlas: K }>);
+    });
+  });
+}
+
 /** In a server of a group: which one (from 1) and of what kind; elsewhere null. */
 export function groupMember(): { id: number; kind: GroupKind } | null {
   const line = primary();
@@ -187,15 +198,10 @@ export interface ListenTurn {
 export function readyToListen(): Promise<ListenTurn> {
   const line = primary();
   if (!line) return Promise.resolve({ reusePort: false });
-  return new Promise((resolve) => {
-    const off = line.on((message) => {
-      if (message.ipatlas !== "listen") return;
-      off();
-      resolve({ port: message.port, reusePort: line.kind === "threads" });
-    });
-    // a thread hands on the data files it read, for the threads started after it to share
-    line.send(line.kind === "threads" ? { ipatlas: "ready", files: threadFiles.handOn() } : { ipatlas: "ready" });
-  });
+  const listen = nextMessage(line, "listen");
+  // a thread hands on the data files it read, for the threads started after it to share
+  line.send(line.kind === "threads" ? { ipatlas: "ready", files: threadFiles.handOn() } : { ipatlas: "ready" });
+  return listen.then(({ port }) => ({ port, reusePort: line.kind === "threads" }));
 }
 
 export function listening(port: number): void {
@@ -209,13 +215,7 @@ export function listening(port: number): void {
 export function stopAsked(): Promise<NodeJS.Signals> {
   const line = primary();
   if (line?.kind !== "threads") return new Promise(() => {});
-  return new Promise((resolve) => {
-    const off = line.on((message) => {
-      if (message.ipatlas !== "stop") return;
-      off();
-      resolve(message.signal);
-    });
-  });
+  return nextMessage(line, "stop").then(({ signal }) => signal);
 }
 
 /**
@@ -296,15 +296,16 @@ function startThread(id: number, sharedFiles: Array<[string, SharedArrayBuffer]>
   thread.once("exit", () => (alive = false));
   // what the thread could not catch itself (main() reports the rest on stderr)
   thread.on("error", (error) => log(`thread ${id}: ${error.message.split("\n")[0]}`));
+  const send = (message: GroupMessage) => {
+    if (alive) thread.postMessage(message);
+    return alive;
+  };
   return {
     name: `thread ${id}`,
-    send: (message) => {
-      if (alive) thread.postMessage(message);
-      return alive;
-    },
+    send,
     onMessage: (listener) => void thread.on("message", (message: unknown) => isGroupMessage(message) && listener(message)),
     onExit: (listener) => void thread.once("exit", (code) => listener(code, null)),
-    stop: (signal) => void (alive && thread.postMessage({ ipatlas: "stop", signal } satisfies GroupMessage)),
+    stop: (signal) => void send({ ipatlas: "stop", signal }),
   };
 }
 
@@ -329,13 +330,13 @@ async function runPrimary(options: GroupOptions): Promise<number> {
     new Promise<Member>((resolve, reject) => {
       const member = options.kind === "threads" ? startThread(nextThreadId++, sharedFiles, log) : forkProcess();
       members.add(member);
-      let exitedEarly = (code: number | null, signal: string | null) =>
-        reject(new Error(`${member.name} exited before listening (${signal ?? `code ${code}`})`));
       member.onExit((code, signal) => {
         members.delete(member);
         turns.leave(member);
-        exitedEarly(code, signal);
-        onExit(member, code, signal);
+        const early = listened.has(member) ? null : new Error(`${member.name} exited before listening (${signal ?? `code ${code}`})`);
+        // settles a start still waiting for this server to be ready (a no-op once it was)
+        if (early) reject(early);
+        onExit(member, code, signal, early);
       });
       member.onMessage((message) => {
         if (message.ipatlas === "scraped") scrapes.get(message.id)?.(message.metrics);
@@ -343,7 +344,6 @@ async function runPrimary(options: GroupOptions): Promise<number> {
         else if (message.ipatlas === "release-turn") turns.release(member);
         else if (message.ipatlas === "listening") {
           listened.add(member);
-          exitedEarly = () => {};
           if (groupPort === undefined && options.kind === "threads") {
             groupPort = message.port;
             for (const other of members) if (other !== member) other.send({ ipatlas: "listen", port: groupPort });
@@ -388,14 +388,14 @@ async function runPrimary(options: GroupOptions): Promise<number> {
   let failed = false;
   let allExited!: () => void;
   const exited = new Promise<void>((resolve) => (allExited = resolve));
-  const onExit = (member: Member, code: number | null, signal: string | null) => {
+  const onExit = (member: Member, code: number | null, signal: string | null, early: Error | null) => {
     if (stopping) {
       if (code !== 0 && code !== null) failed = true;
       if (members.size === 0) allExited();
       return;
     }
     // one that never listened (before or after it was ready) stops the group; a serving one is replaced
-    if (!listened.has(member)) return fail(new Error(`${member.name} exited before listening (${signal ?? `code ${code}`})`));
+    if (early) return fail(early);
     log(`${member.name} died (${signal ?? `code ${code}`}); starting a new one`);
     setTimeout(() => {
       if (!stopping) start().catch((error: Error) => fail(error));
