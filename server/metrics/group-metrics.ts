@@ -3,6 +3,8 @@
  * the kernel hands the connection to: the primary listens on the metrics port alone and answers
  * with prom-client's AggregatorRegistry, which sums every server's registry: asked for over the
  * cluster's IPC by prom-client itself, or over the threads' ports by the group (`scrape`).
+ * Threads share their process: each reads the same process-wide figures (CPU, resident memory,
+ * open files), which are taken once, not summed.
  */
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
@@ -14,10 +16,21 @@ import { metricsRoutes } from "./routes.js";
 export async function startGroupMetrics(config: Config, scrape?: () => Promise<unknown[]>): Promise<{ url: string; close(): Promise<void> }> {
   const aggregator = new AggregatorRegistry();
   const metrics = scrape
-    ? async () => AggregatorRegistry.aggregate((await scrape()) as Parameters<typeof AggregatorRegistry.aggregate>[0]).metrics()
+    ? async () => AggregatorRegistry.aggregate(((await scrape()) as ThreadMetrics[]).map(oncePerProcess) as Parameters<typeof AggregatorRegistry.aggregate>[0]).metrics()
     : () => aggregator.clusterMetrics();
   const app = metricsRoutes({ metrics, contentType: aggregator.contentType, token: config.metricsToken });
   return listenMetrics(app.fetch, config);
+}
+
+/** one thread's registry as JSON (`getMetricsAsJSON`) */
+type ThreadMetrics = Array<{ name: string; aggregator?: string }>;
+
+/** prom-client's process metrics (`process_*`, behind the registry's prefix) read the whole process */
+const PROCESS_METRIC = /^[a-z]*_?process_/;
+
+/** a thread's metrics, its process-wide ones marked to be taken once (their largest: read last) */
+function oncePerProcess(metrics: ThreadMetrics): ThreadMetrics {
+  return metrics.map((metric) => (PROCESS_METRIC.test(metric.name) && metric.aggregator !== "omit" ? { ...metric, aggregator: "max" } : metric));
 }
 
 /** Listens on the metrics port (same host as the API). */

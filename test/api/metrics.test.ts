@@ -3,6 +3,7 @@
  * port or its own port with a token; aggregated over the servers of `serve --workers 2` and
  * `--threads 2`.
  */
+import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { randomPublicIpv4 } from "../helpers/random-addresses.js";
 import { startServer, type TestServer } from "../helpers/server.js";
@@ -154,5 +155,11 @@ describe("metrics", () => {
     expect(sum(samples, "ipatlas_http_requests_total", { route: "/healthz", status: "200" })).toBe(20);
     // one process_start per worker would be summed; the aggregator keeps per-worker gauges meaningful
     expect(samples.some((s) => s.name === "ipatlas_nodejs_eventloop_lag_seconds")).toBe(true);
+    if (flag !== "--threads") return;
+    // the process's own figures once: its threads each read the same whole-process memory
+    const rss = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${server.process.pid}/status`, "utf8"))![1]) * 1024;
+    const reported = sum(samples, "ipatlas_process_resident_memory_bytes");
+    expect(reported / rss).toBeGreaterThan(0.8);
+    expect(reported / rss).toBeLessThan(1.25);
   }, 120_000);
 });
