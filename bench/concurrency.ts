@@ -2,7 +2,9 @@
  * Many tenants' bulks at once must not stall anyone else. Against the real server (`ipatlas serve`,
  * on a fresh data dir or PostgreSQL schema: bench/_backend.ts), for `--seconds`:
  *   - `--clients` clients (default 50), each with its own key, loop POST /convert with 5000 random
- *     public addresses; every answer must be 200 or a 503 envelope with Retry-After;
+ *     public addresses; every answer must be 200 or a 503 envelope with Retry-After (a request
+ *     that gets no answer, its connection closed or refused, is counted among the others by its
+ *     error's code, and the client goes on);
  *   - from another thread, one client loops GET /healthz and one loops GET /convert?ip=…, and
  *     their latencies are the figures (targets: p99 <= 50 ms);
  *   - the server's peak RSS (VmHWM, summed over its processes; target <= 600 MB);
@@ -101,18 +103,28 @@ try {
     probe.once("error", reject);
   });
 
-  const outcome = { completed: 0, refused: 0, refusedWithoutRetryAfter: 0, other: new Map<number, number>(), bulkMs: [] as number[] };
+  // answers other than 200 and 503 by status, and requests that got no answer by the error's code
+  const outcome = { completed: 0, refused: 0, refusedWithoutRetryAfter: 0, other: new Map<number | string, number>(), bulkMs: [] as number[] };
   const client = async (i: number) => {
     let n = i;
     while (Date.now() < until) {
       const started = performance.now();
-      const res = await fetch(`${server.url}/convert`, {
-        method: "POST",
-        headers: { "x-api-key": keys[i % keyCount]!, "content-type": "application/json" },
-        body: bodies[n++ % bodies.length]!,
-      });
-      // a 200 is megabytes: counted, not decoded (this process shares the cores with the server)
-      const body = await res.arrayBuffer();
+      let res: Response;
+      let body: ArrayBuffer;
+      try {
+        res = await fetch(`${server.url}/convert`, {
+          method: "POST",
+          headers: { "x-api-key": keys[i % keyCount]!, "content-type": "application/json" },
+          body: bodies[n++ % bodies.length]!,
+        });
+        // a 200 is megabytes: counted, not decoded (this process shares the cores with the server)
+        body = await res.arrayBuffer();
+      } catch (error) {
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        const code = cause?.code ?? cause?.message ?? String(error);
+        outcome.other.set(code, (outcome.other.get(code) ?? 0) + 1);
+        continue;
+      }
       if (res.status === 200) {
         outcome.completed++;
         outcome.bulkMs.push(performance.now() - started);
