@@ -63,6 +63,15 @@ async function convertForRequest(converter: Converter, engine: GeoEngine, c: Con
 }
 
 /**
+ * A bulk's answer of this many addresses or more ends its connection (`Connection: close`). Its
+ * megabytes may reach the client's reading seconds after the server handed the last of them to
+ * the kernel, which is when Node's keep-alive timer starts: a client that then sends its next
+ * request on the same connection can meet the server closing it for idleness (docs/api.md
+ * "Decisions where the contract is silent"). A new connection costs such a bulk next to nothing.
+ */
+const CLOSE_AFTER_ADDRESSES = 1000;
+
+/**
  * The 400 message for a body that is not `{ips: string[]}` with 1-5000 items, as
  * `bulkConvertBodySchema` (the OpenAPI contract) would judge it: a count out of range wins over
  * items that are not strings. A loop rather than the zod parse, which cost ~3.5 ms per 5000 strings.
@@ -103,7 +112,9 @@ export function convertRoutes(appDeps: AppDeps): Hono<AppEnv> {
     const problem = bulkBodyMessage(body);
     if (problem) throw new ApiError(400, problem);
     const lang = languageFor(c, false);
-    return replyJsonChunks(c, 200, MESSAGES.success, await convertForRequest(converter, engine, c, (body as { ips: string[] }).ips, lang));
+    const ips = (body as { ips: string[] }).ips;
+    const answer = await convertForRequest(converter, engine, c, ips, lang);
+    return replyJsonChunks(c, 200, MESSAGES.success, answer, ips.length >= CLOSE_AFTER_ADDRESSES ? { connection: "close" } : {});
   });
 
   return app;

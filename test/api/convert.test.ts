@@ -1,4 +1,6 @@
 /** GET and POST /convert over HTTP (docs/api.md#endpoints): answers, stored records, every body error. */
+import { Agent, request } from "node:http";
+import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backendNames } from "../helpers/backends.js";
 import { convertResponseSchema, bulkConvertResponseSchema, conversionSchema } from "../../lib/schemas/api.js";
@@ -83,6 +85,32 @@ describe.each(backendNames)("convert (%s)", (backendName) => {
     const answer = await api.call("/convert", { key, json: { ips } });
     expectEnvelope(answer, 200);
     expect(answer.body.data).toHaveLength(5000);
+  });
+
+  it("POST of 1000 addresses or more ends its connection after the answer; a smaller one keeps it", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (count: number) =>
+      new Promise<{ connection: string | undefined; socket: Socket; closed: Promise<void> }>((resolve, reject) => {
+        const body = JSON.stringify({ ips: Array.from({ length: count }, (_, i) => `12.${(i >> 8) & 255}.${i & 255}.1`) });
+        const req = request(`${api.server.url}/convert`, { method: "POST", agent, headers: { "x-api-key": key, "content-type": "application/json" } }, (res) => {
+          const socket = res.socket;
+          const closed = new Promise<void>((done) => socket.once("close", () => done()));
+          res.resume().on("end", () => resolve({ connection: res.headers.connection, socket, closed }));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    try {
+      const small = await post(999);
+      const again = await post(999);
+      expect([small.connection, again.socket]).toEqual(["keep-alive", small.socket]);
+      const bulk = await post(1000);
+      expect(bulk.connection).toBe("close");
+      await bulk.closed;
+      expect((await post(10)).socket).not.toBe(bulk.socket);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("POST answers exactly the serialised answer, with its length, across chunks and multi-byte text", async () => {
