@@ -12,6 +12,7 @@ import { serve } from "@hono/node-server";
 import { AggregatorRegistry } from "prom-client";
 import type { Config } from "../config.js";
 import { metricsRoutes } from "./routes.js";
+import { DEFAULT_METRICS_PREFIX } from "./metrics.js";
 
 export async function startGroupMetrics(config: Config, scrape?: () => Promise<unknown[]>): Promise<{ url: string; close(): Promise<void> }> {
   const aggregator = new AggregatorRegistry();
@@ -25,12 +26,12 @@ export async function startGroupMetrics(config: Config, scrape?: () => Promise<u
 /** one thread's registry as JSON (`getMetricsAsJSON`) */
 type ThreadMetrics = Array<{ name: string; aggregator?: string }>;
 
-/** prom-client's process metrics (`process_*`, behind the registry's prefix) read the whole process */
-const PROCESS_METRIC = /^[a-z]*_?process_/;
+/** prom-client's process metrics, which read the whole process */
+const PROCESS_METRIC = `${DEFAULT_METRICS_PREFIX}process_`;
 
 /** a thread's metrics, its process-wide ones marked to be taken once (their largest: read last) */
 function oncePerProcess(metrics: ThreadMetrics): ThreadMetrics {
-  return metrics.map((metric) => (PROCESS_METRIC.test(metric.name) && metric.aggregator !== "omit" ? { ...metric, aggregator: "max" } : metric));
+  return metrics.map((metric) => (metric.name.startsWith(PROCESS_METRIC) && metric.aggregator !== "omit" ? { ...metric, aggregator: "max" } : metric));
 }
 
 /** Listens on the metrics port (same host as the API). */

@@ -61,9 +61,12 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 const GROUP_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 const ROW_BUCKETS = [1, 10, 100, 1000, 5000, 10_000, 25_000, 50_000];
 
+/** before prom-client's default metrics (`ipatlas_process_*`, `ipatlas_nodejs_*`) */
+export const DEFAULT_METRICS_PREFIX = "ipatlas_";
+
 export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "ipatlas_" });
+  collectDefaultMetrics({ register: registry, prefix: DEFAULT_METRICS_PREFIX });
   // a cluster worker answers the primary's AggregatorRegistry with this registry
   // (its IPC listener is installed at the worker's start: answerClusterScrapes)
   AggregatorRegistry.setRegistries([registry]);
