@@ -1,6 +1,7 @@
 /**
  * GET /bench/lookup: the baseline bench/api.ts compares GET /convert against. Same key check and
- * envelope, the same engine lookup, but nothing stored or counted. Mounted only with
+ * envelope, the same engine lookup, the answer written at the same point of the event loop's turn
+ * (its end), but nothing stored or counted. Mounted only with
  * IPATLAS_BENCH_ROUTES=1; plain requests are answered by the fast GET path (convert/fast-get.ts)
  * from the same `benchAnswer`.
  */
@@ -11,6 +12,7 @@ import type { AppDeps, AppEnv } from "../app-types.js";
 import type { GeoEngine } from "../geo/types.js";
 import { replyJsonText } from "../middleware/envelope.js";
 import { API_ROUTES } from "./api-routes.js";
+import { turnEnd } from "../turn-end.js";
 
 export function benchAnswer(engine: GeoEngine, input: string): { status: ContentfulStatusCode; message: string; dataJson: string } {
   const result = engine.convert(input, new Date());
@@ -20,8 +22,10 @@ export function benchAnswer(engine: GeoEngine, input: string): { status: Content
 
 export function benchRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get(API_ROUTES.benchLookup.path, (c) => {
+  app.get(API_ROUTES.benchLookup.path, async (c) => {
     const answer = benchAnswer(deps.engine, c.req.query("ip") || c.get("clientIp"));
+    // answered at the turn's end, as GET /convert is after its group's commit (fast-get.ts)
+    await turnEnd();
     return replyJsonText(c, answer.status, answer.message, answer.dataJson);
   });
   return app;
