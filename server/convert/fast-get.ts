@@ -22,7 +22,6 @@ import { headerBytes, writeAccessLine } from "../middleware/access-log.js";
 import { API_ROUTES } from "../routes/api-routes.js";
 import { benchAnswer } from "../routes/bench.js";
 import { quotaHeaderValues } from "./quota-headers.js";
-import { turnEnd } from "../turn-end.js";
 import { answerLanguage } from "./routes.js";
 import type { OneAnswer } from "./converter.js";
 import type { KeyAuth } from "../storage/types.js";
@@ -60,14 +59,11 @@ export function createFastGet(deps: AppDeps): FastGet {
     let made: Answer;
     try {
       const input = ip === undefined || ip === "" ? clientIp : ip;
-      made = route === convertPath ? await convertAnswer(auth, input, req.headers["accept-language"]) : { ...benchAnswer(engine, input), headers: {} };
+      made = route === convertPath ? await convertAnswer(auth, input, req.headers["accept-language"]) : { ...(await benchAnswer(engine, input)), headers: {} };
     } catch (error) {
       log.error("request failed", { reqId, method: "GET", path: route, error });
       made = { status: 500, message: MESSAGES.internal, dataJson: "null", headers: {} };
     }
-    // GET /convert's answer comes after its group's commit, at the turn's end; the lookup route's,
-    // made at once, waits for it, so that the route measures the stored one minus the storing
-    if (route !== convertPath) await turnEnd();
     const body = envelopeText(made.status, made.message, made.dataJson, reqId, startedAt);
     const sentBefore = res.socket?.bytesWritten ?? 0;
     res.writeHead(made.status, {
