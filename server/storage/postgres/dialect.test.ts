@@ -62,6 +62,10 @@ describe.each(backendNames.filter((name) => name === "postgres"))("%s dialect", 
     const insert = "INSERT INTO locations (hash, json) VALUES ($1, $2) RETURNING id";
     try {
       await other.query(`SET search_path TO ${schema}`);
+      // the statement must find the deadlock first: it waits longer, but on a loaded machine the
+      // other's check could still come first; a later check here settles it (a superuser setting,
+      // which the test database's owner may lack: then it is left to the order of waiting)
+      await other.query("SET deadlock_timeout = '10s'").catch(() => {});
       await other.query("BEGIN");
       const theirSecond = await other.query(insert, [Buffer.from(second!.key, "hex"), second!.json]);
       // saves the first part, then waits on the other's second
