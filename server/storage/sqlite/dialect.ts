@@ -46,11 +46,42 @@ export interface SqliteOptions {
 /**
  * How often the writer thread checkpoints the WAL. A checkpoint copies the WAL's pages into the
  * database file and fsyncs it; left to SQLite, it runs inside whichever commit crosses 1000 pages,
- * which under GET /convert load is every few dozen commits, on the event loop.
+ * which under GET /convert load is every few dozen commits, on the event loop. Under that load
+ * the WAL grows by ~65 MB a second: a quarter of a second's frames stay under
+ * WAL_SIZE_LIMIT_BYTES, so a WAL started over rarely has anything to cut back.
  */
-export const CHECKPOINT_EVERY_MS = 1000;
-/** the WAL file is cut back to this after a checkpoint, so a burst does not leave it large */
+export const CHECKPOINT_EVERY_MS = 250;
+/**
+ * The WAL file is cut back to this by the first commit after the WAL starts over, so a burst does
+ * not leave it large. The cut runs on the committing connection, the event loop's.
+ */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+/** most checkpoints one turn of checkpointWholeWal runs while commits keep arriving */
+const CHECKPOINT_ROUNDS = 10;
+
+/** what `PRAGMA wal_checkpoint` answers: frames in the WAL, and how many of them are in the database file */
+export interface WalCheckpoint {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
+/**
+ * Checkpoints until one finds the whole WAL copied and nothing committed since the round before
+ * (at most `rounds`); true when it got there. The next commit then writes the WAL from its start
+ * again. A single checkpoint rarely gets there under steady writes, since commits land while it
+ * copies, and the WAL then grows until the writes pause (to ~900 MB in 11 s of GET /convert:
+ * docs/storage.md "WAL checkpoints"). Each round has only the last one's commits to copy.
+ */
+export function checkpointWholeWal(checkpoint: () => WalCheckpoint, rounds = CHECKPOINT_ROUNDS): boolean {
+  let framesBefore = -1;
+  for (let round = 0; round < rounds; round++) {
+    const { log, checkpointed } = checkpoint();
+    if (checkpointed >= log && log === framesBefore) return true;
+    framesBefore = log;
+  }
+  return false;
+}
 
 export const SQLITE_FILE = "ipatlas.sqlite";
 /**
@@ -250,8 +281,8 @@ export class SqliteDialect implements Dialect {
   }
 
   /** One PASSIVE checkpoint: as much of the WAL as no reader still needs, without waiting for anyone. */
-  checkpoint(): void {
-    this.db.pragma("wal_checkpoint(PASSIVE)");
+  checkpoint(): WalCheckpoint {
+    return (this.db.pragma("wal_checkpoint(PASSIVE)") as WalCheckpoint[])[0]!;
   }
 
   /**

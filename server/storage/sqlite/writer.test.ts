@@ -9,7 +9,7 @@ import { emptyColumns, NUMBER_COLUMNS } from "../dialect.js";
 import { createStorage } from "../index.js";
 import type { SqlStorage } from "../sql-storage.js";
 import type { NewConversion } from "../types.js";
-import { CHECKPOINT_EVERY_MS, SQLITE_FILE, uuidToBlob, type SqliteDialect } from "./dialect.js";
+import { CHECKPOINT_EVERY_MS, checkpointWholeWal, connectSqlite, SQLITE_FILE, uuidToBlob, type SqliteDialect, type WalCheckpoint } from "./dialect.js";
 import { uuidText, writeUuidBytes } from "../uuid-bytes.js";
 import { packGroup, transferList, unpackGroup } from "./writer.js";
 
@@ -163,6 +163,77 @@ describe("the writer thread", () => {
       expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
     } finally {
       await storage.close();
+    }
+  });
+});
+
+describe("the writer thread's checkpoints", () => {
+  /** the event loop's connection, which commits, and the thread's, which checkpoints */
+  const openTwo = async () => {
+    const dataDir = makeDataDir();
+    const storage = (await createStorage({ dataDir, sqliteWriterThread: false })) as SqlStorage<SqliteDialect>;
+    const db = storage.dialect["db"];
+    const checkpointer = connectSqlite({ dataDir, autocheckpoint: false });
+    const bump = db.prepare("UPDATE change_counter SET version = version + 1 WHERE id = 1");
+    return {
+      commit: () => bump.run(),
+      /** a commit that lands while the checkpoint copies: its transaction begins before, its write after */
+      checkpointDuringCommit: (): WalCheckpoint => {
+        db.exec("BEGIN");
+        db.prepare("SELECT version FROM change_counter").get();
+        try {
+          return checkpointer.checkpoint();
+        } finally {
+          bump.run();
+          db.exec("COMMIT");
+        }
+      },
+      checkpoint: () => checkpointer.checkpoint(),
+      version: () => db.prepare("SELECT version FROM change_counter").pluck().get(),
+      walBytes: () => statSync(join(dataDir, `${SQLITE_FILE}-wal`)).size,
+      close: async () => {
+        await checkpointer.close();
+        await storage.close();
+      },
+    };
+  };
+
+  it("copy again while commits land, until the next commit writes the WAL from its start", async () => {
+    const wal = await openTwo();
+    try {
+      for (let i = 0; i < 20; i++) wal.commit();
+      // one checkpoint with a commit landing as it copies: the next commits add to the WAL's end
+      wal.checkpointDuringCommit();
+      let before = wal.walBytes();
+      wal.commit();
+      expect(wal.walBytes()).toBeGreaterThan(before);
+
+      let rounds = 0;
+      const whole = checkpointWholeWal(() => (++rounds <= 3 ? wal.checkpointDuringCommit() : wal.checkpoint()));
+      expect(whole).toBe(true);
+      // three rounds with a commit landing, one for the last commit, one that finds nothing new
+      expect(rounds).toBe(5);
+      before = wal.walBytes();
+      wal.commit();
+      wal.commit();
+      expect(wal.walBytes()).toBe(before);
+      expect(wal.version()).toBe(27);
+    } finally {
+      await wal.close();
+    }
+  });
+
+  it("stop after their rounds when commits never pause", async () => {
+    const wal = await openTwo();
+    try {
+      let rounds = 0;
+      const whole = checkpointWholeWal(() => {
+        rounds++;
+        return wal.checkpointDuringCommit();
+      }, 4);
+      expect([whole, rounds]).toEqual([false, 4]);
+    } finally {
+      await wal.close();
     }
   });
 });
