@@ -72,11 +72,13 @@ export interface WalCheckpoint {
  * again. A single checkpoint rarely gets there under steady writes, since commits land while it
  * copies, and the WAL then grows until the writes pause (to ~900 MB in 11 s of GET /convert:
  * docs/storage.md "WAL checkpoints"). Each round has only the last one's commits to copy.
+ * Stops at once when another connection is checkpointing (`busy`): that one copies them.
  */
 export function checkpointWholeWal(checkpoint: () => WalCheckpoint, rounds = CHECKPOINT_ROUNDS): boolean {
   let framesBefore = -1;
   for (let round = 0; round < rounds; round++) {
-    const { log, checkpointed } = checkpoint();
+    const { busy, log, checkpointed } = checkpoint();
+    if (busy) return false;
     if (checkpointed >= log && log === framesBefore) return true;
     framesBefore = log;
   }

@@ -236,4 +236,11 @@ describe("the writer thread's checkpoints", () => {
       await wal.close();
     }
   });
+
+  it("leave the WAL to a connection already checkpointing it", () => {
+    // what SQLite answers a PASSIVE checkpoint while another connection's runs
+    let rounds = 0;
+    const whole = checkpointWholeWal(() => (rounds++, { busy: 1, log: -1, checkpointed: -1 }));
+    expect([whole, rounds]).toEqual([false, 1]);
+  });
 });
