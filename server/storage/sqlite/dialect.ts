@@ -6,7 +6,7 @@
  */
 import Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Plan } from "../../../lib/schemas/api.js";
 import { byTable, placeDimensionIds, placeSavedDimensions, sameQuota, type Dialect, type DimensionTable, type GroupToWrite, type GroupBatch, type KeyAuthRows, type PageSource, type ResumedPiece, type WriteResult } from "../dialect.js";
@@ -47,13 +47,13 @@ export interface SqliteOptions {
  * How often the writer thread checkpoints the WAL. A checkpoint copies the WAL's pages into the
  * database file and fsyncs it; left to SQLite, it runs inside whichever commit crosses 1000 pages,
  * which under GET /convert load is every few dozen commits, on the event loop. Under that load
- * the WAL grows by ~65 MB a second: a quarter of a second's frames stay under
- * WAL_SIZE_LIMIT_BYTES, so a WAL started over rarely has anything to cut back.
+ * the WAL grows by ~65 MB a second; the WAL starts over after most turns.
  */
 export const CHECKPOINT_EVERY_MS = 250;
 /**
- * The WAL file is cut back to this by the first commit after the WAL starts over, so a burst does
- * not leave it large. The cut runs on the committing connection, the event loop's.
+ * A WAL file grown past this is cut back, so a burst does not leave it large: by the first commit
+ * after the WAL starts over on a connection that checkpoints itself; by the writer thread once
+ * the server is idle when the thread checkpoints (SqliteDialect.checkpointTurn).
  */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 /** most checkpoints one turn of checkpointWholeWal runs while commits keep arriving */
@@ -68,24 +68,31 @@ export interface WalCheckpoint {
 
 /**
  * Checkpoints until one finds the whole WAL copied and nothing committed since the round before
- * (at most `rounds`); true when it got there. The next commit then writes the WAL from its start
- * again. A single checkpoint rarely gets there under steady writes, since commits land while it
+ * (at most `rounds`): then its count of frames, else null. The next commit then writes the WAL
+ * from its start again. A single checkpoint rarely gets there under steady writes, since commits land while it
  * copies, and the WAL then grows until the writes pause (to ~900 MB in 11 s of GET /convert:
  * docs/storage.md "WAL checkpoints"). Each round has only the last one's commits to copy.
  * Stops at once when another connection is checkpointing (`busy`): that one copies them.
  */
-export function checkpointWholeWal(checkpoint: () => WalCheckpoint, rounds = CHECKPOINT_ROUNDS): boolean {
+export function checkpointWholeWal(checkpoint: () => WalCheckpoint, rounds = CHECKPOINT_ROUNDS): number | null {
   let framesBefore = -1;
   for (let round = 0; round < rounds; round++) {
     const { busy, log, checkpointed } = checkpoint();
-    if (busy) return false;
-    if (checkpointed >= log && log === framesBefore) return true;
+    if (busy) return null;
+    if (checkpointed >= log && log === framesBefore) return log;
     framesBefore = log;
   }
-  return false;
+  return null;
 }
 
 export const SQLITE_FILE = "ipatlas.sqlite";
+/** how long a statement waits for another connection's lock before it fails */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/** the size of the data dir's WAL file (0 when there is none) */
+function walFileBytes(dataDir: string): number {
+  return statSync(join(dataDir, `${SQLITE_FILE}-wal`), { throwIfNoEntry: false })?.size ?? 0;
+}
 /**
  * Groups of at most this many rows are written on the main connection even with a writer thread:
  * about a millisecond on the event loop costs less than the hand-over. The writer is idle then
@@ -122,6 +129,15 @@ export function uuidToBlob(uuid: string | Uint8Array): Uint8Array {
   return blob;
 }
 
+/**
+ * A connection whose WAL the writer thread checkpoints: it neither checkpoints nor cuts the WAL
+ * file in its commits (cutting a few hundred MB took the committing thread 35-65 ms).
+ */
+function checkpointsElsewhere(db: Database.Database): void {
+  db.pragma("wal_autocheckpoint = 0");
+  db.pragma("journal_size_limit = -1");
+}
+
 /** Opens (creating if needed) the data dir's file; createStorage migrates it. */
 export function connectSqlite(options: SqliteOptions): SqliteDialect {
   mkdirSync(options.dataDir, { recursive: true });
@@ -129,13 +145,13 @@ export function connectSqlite(options: SqliteOptions): SqliteDialect {
   try {
     db.pragma("journal_mode = WAL");
     db.pragma(`synchronous = ${options.synchronous ?? "NORMAL"}`);
-    db.pragma("busy_timeout = 10000");
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma("foreign_keys = ON");
     // Indexes of a million rows outgrow the 2 MiB default page cache; ip keys arrive in random
     // order and would then read a page from the OS on every insert. 64 MiB keeps them hot.
     db.pragma("cache_size = -65536");
-    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-    if (options.autocheckpoint === false) db.pragma("wal_autocheckpoint = 0");
+    if (options.autocheckpoint === false) checkpointsElsewhere(db);
+    else db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   } catch (error) {
     db.close();
     throw error;
@@ -278,13 +294,37 @@ export class SqliteDialect implements Dialect {
     this.removeAbandonedBulks();
     if (this.options.writerThread && !this.writer) {
       this.writer = new SqliteWriter({ dataDir: this.options.dataDir, synchronous: this.options.synchronous, autocheckpoint: false, owner: this.owner });
-      this.db.pragma("wal_autocheckpoint = 0");
+      checkpointsElsewhere(this.db);
     }
   }
 
   /** One PASSIVE checkpoint: as much of the WAL as no reader still needs, without waiting for anyone. */
   checkpoint(): WalCheckpoint {
     return (this.db.pragma("wal_checkpoint(PASSIVE)") as WalCheckpoint[])[0]!;
+  }
+
+  /** what the last checkpointTurn found: the WAL's frames, all copied (else null), and the file's data_version */
+  private lastTurn: { frames: number | null; dataVersion: number } | null = null;
+
+  /**
+   * One turn of the writer thread's checkpoints: the whole WAL copied (checkpointWholeWal); then,
+   * when nothing was committed since the last turn, a WAL file grown past `limitBytes` cut back
+   * to nothing. That cut blocks writers while it runs, so it waits for an idle turn, and for no
+   * reader or writer (busy_timeout 0: it is tried again next turn).
+   */
+  checkpointTurn(limitBytes = WAL_SIZE_LIMIT_BYTES): void {
+    const frames = checkpointWholeWal(() => this.checkpoint());
+    // data_version moves with other connections' commits, the frames with this one's
+    const turn = { frames, dataVersion: this.db.pragma("data_version", { simple: true }) as number };
+    const idle = frames !== null && this.lastTurn?.frames === frames && this.lastTurn.dataVersion === turn.dataVersion;
+    this.lastTurn = turn;
+    if (!idle || walFileBytes(this.options.dataDir) <= limitBytes) return;
+    this.db.pragma("busy_timeout = 0");
+    try {
+      this.db.pragma("wal_checkpoint(TRUNCATE)");
+    } finally {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
   }
 
   /**
@@ -298,6 +338,7 @@ export class SqliteDialect implements Dialect {
     if (!this.checkpointsBack) {
       this.checkpointsBack = true;
       this.db.pragma("wal_autocheckpoint = 1000");
+      this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     }
     return null;
   }

@@ -4,7 +4,7 @@
  */
 import { workerData } from "node:worker_threads";
 import type { GroupBatch, GroupToWrite, ResumedPiece, RowsToWrite, WriteResult } from "../dialect.js";
-import { CHECKPOINT_EVERY_MS, checkpointWholeWal, connectSqlite } from "./dialect.js";
+import { CHECKPOINT_EVERY_MS, connectSqlite } from "./dialect.js";
 import { answerRequests } from "./thread-channel.js";
 import { unpackGroup, type WriterOptions, type WriterRequest } from "./writer.js";
 
@@ -13,7 +13,7 @@ dialect.prepare();
 // The WAL is checkpointed here, off the event loop (the main connection's autocheckpoint is off).
 const checkpoints = setInterval(() => {
   try {
-    checkpointWholeWal(() => dialect.checkpoint());
+    dialect.checkpointTurn();
   } catch {
     // busy or closing: the next tick tries again
   }

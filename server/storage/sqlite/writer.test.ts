@@ -141,13 +141,15 @@ describe("the writer thread", () => {
     }
   });
 
-  it("checkpoints the WAL on its timer; the main connection never does, until the thread stops", async () => {
+  it("checkpoints the WAL on its timer; the main connection neither checkpoints nor cuts it, until the thread stops", async () => {
     const dataDir = makeDataDir();
     const storage = (await createStorage({ dataDir, sqliteWriterThread: true })) as SqlStorage<SqliteDialect>;
     const db = storage.dialect["db"];
     const fileSize = () => statSync(join(dataDir, SQLITE_FILE)).size;
     try {
       expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+      // nor cuts the WAL file in a commit: the thread does when idle
+      expect(db.pragma("journal_size_limit", { simple: true })).toBe(-1);
       const project = await storage.createProject({ name: "c", plan: "scale" });
       const commit = () =>
         storage.commitConversions({ projectId: project.id, period: "2026-11", limit: null, conversions: Array.from({ length: 20 }, () => sampleConversion()) });
@@ -161,6 +163,7 @@ describe("the writer thread", () => {
       await storage.dialect["writer"]!["thread"]["worker"].terminate();
       await commit();
       expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
+      expect(db.pragma("journal_size_limit", { simple: true })).toBe(64 * 1024 * 1024);
     } finally {
       await storage.close();
     }
@@ -189,6 +192,7 @@ describe("the writer thread's checkpoints", () => {
         }
       },
       checkpoint: () => checkpointer.checkpoint(),
+      turn: (limitBytes: number) => checkpointer.checkpointTurn(limitBytes),
       version: () => db.prepare("SELECT version FROM change_counter").pluck().get(),
       walBytes: () => statSync(join(dataDir, `${SQLITE_FILE}-wal`)).size,
       close: async () => {
@@ -209,8 +213,8 @@ describe("the writer thread's checkpoints", () => {
       expect(wal.walBytes()).toBeGreaterThan(before);
 
       let rounds = 0;
-      const whole = checkpointWholeWal(() => (++rounds <= 3 ? wal.checkpointDuringCommit() : wal.checkpoint()));
-      expect(whole).toBe(true);
+      const frames = checkpointWholeWal(() => (++rounds <= 3 ? wal.checkpointDuringCommit() : wal.checkpoint()));
+      expect(frames).toBeGreaterThan(0);
       // three rounds with a commit landing, one for the last commit, one that finds nothing new
       expect(rounds).toBe(5);
       before = wal.walBytes();
@@ -227,11 +231,11 @@ describe("the writer thread's checkpoints", () => {
     const wal = await openTwo();
     try {
       let rounds = 0;
-      const whole = checkpointWholeWal(() => {
+      const frames = checkpointWholeWal(() => {
         rounds++;
         return wal.checkpointDuringCommit();
       }, 4);
-      expect([whole, rounds]).toEqual([false, 4]);
+      expect([frames, rounds]).toEqual([null, 4]);
     } finally {
       await wal.close();
     }
@@ -240,7 +244,33 @@ describe("the writer thread's checkpoints", () => {
   it("leave the WAL to a connection already checkpointing it", () => {
     // what SQLite answers a PASSIVE checkpoint while another connection's runs
     let rounds = 0;
-    const whole = checkpointWholeWal(() => (rounds++, { busy: 1, log: -1, checkpointed: -1 }));
-    expect([whole, rounds]).toEqual([false, 1]);
+    const frames = checkpointWholeWal(() => (rounds++, { busy: 1, log: -1, checkpointed: -1 }));
+    expect([frames, rounds]).toEqual([null, 1]);
+  });
+
+  it("cut a WAL file grown past its limit back once a whole turn went by without a commit", async () => {
+    const wal = await openTwo();
+    const limit = 64 * 1024;
+    try {
+      for (let i = 0; i < 100; i++) wal.commit();
+      const grown = wal.walBytes();
+      expect(grown).toBeGreaterThan(limit);
+      // the thread's first turn, and one after a commit: the server may be busy
+      wal.turn(limit);
+      wal.commit();
+      wal.turn(limit);
+      expect(wal.walBytes()).toBeGreaterThanOrEqual(grown);
+      // a turn after a turn without commits
+      wal.turn(limit);
+      expect(wal.walBytes()).toBe(0);
+      wal.commit();
+      expect(wal.version()).toBe(102);
+      // under its limit, the file stays as it is
+      wal.turn(1024 * 1024);
+      wal.turn(1024 * 1024);
+      expect(wal.walBytes()).toBeGreaterThan(0);
+    } finally {
+      await wal.close();
+    }
   });
 });
