@@ -33,8 +33,9 @@ export interface SqliteOptions {
   /** read the list's counts and pages on a thread of their own (./reader.ts), off the event loop */
   readerThread?: boolean;
   /**
-   * false: this connection never checkpoints the WAL itself; the writer thread does, on a timer.
-   * Default true (SQLite's own: the commit that crosses 1000 pages of WAL checkpoints).
+   * false: this connection never checkpoints the WAL itself nor cuts its file; the writer thread
+   * does, on a timer. Default true (SQLite's own: the commit that crosses 1000 pages of WAL
+   * checkpoints, and the commit that starts the WAL over cuts a file past WAL_SIZE_LIMIT_BYTES).
    */
   autocheckpoint?: boolean;
   /** who opens bulks on this connection (`pid:token`); the writer thread shares its main connection's */
