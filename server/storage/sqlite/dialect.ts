@@ -70,10 +70,10 @@ export interface WalCheckpoint {
 /**
  * Checkpoints until one finds the whole WAL copied and nothing committed since the round before
  * (at most `rounds`): then its count of frames, else null. The next commit then writes the WAL
- * from its start again. A single checkpoint rarely gets there under steady writes, since commits land while it
- * copies, and the WAL then grows until the writes pause (to ~900 MB in 11 s of GET /convert:
- * docs/storage.md "WAL checkpoints"). Each round has only the last one's commits to copy.
- * Stops at once when another connection is checkpointing (`busy`): that one copies them.
+ * from its start again. A single checkpoint rarely gets there under steady writes, since commits
+ * land while it copies, and the WAL then grows until the writes pause (to ~900 MB in 11 s of GET
+ * /convert: docs/storage.md "WAL checkpoints"). Each round has only the last one's commits to
+ * copy. Stops at once when another connection is checkpointing (`busy`): that one copies them.
  */
 export function checkpointWholeWal(checkpoint: () => WalCheckpoint, rounds = CHECKPOINT_ROUNDS): number | null {
   let framesBefore = -1;
@@ -94,6 +94,7 @@ const BUSY_TIMEOUT_MS = 10_000;
 function walFileBytes(dataDir: string): number {
   return statSync(join(dataDir, `${SQLITE_FILE}-wal`), { throwIfNoEntry: false })?.size ?? 0;
 }
+
 /**
  * Groups of at most this many rows are written on the main connection even with a writer thread:
  * about a millisecond on the event loop costs less than the hand-over. The writer is idle then
