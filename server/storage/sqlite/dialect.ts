@@ -132,12 +132,14 @@ export function uuidToBlob(uuid: string | Uint8Array): Uint8Array {
 }
 
 /**
- * A connection whose WAL the writer thread checkpoints: it neither checkpoints nor cuts the WAL
- * file in its commits (cutting a few hundred MB took the committing thread 35-65 ms).
+ * Who checkpoints this connection's WAL and cuts its file: its own commits (SQLite's way), or the
+ * writer thread, when its commits do neither (cutting a few hundred MB took the committing
+ * thread 35-65 ms).
  */
-function checkpointsElsewhere(db: Database.Database): void {
-  db.pragma("wal_autocheckpoint = 0");
-  db.pragma("journal_size_limit = -1");
+function walUpkeep(db: Database.Database, by: "commits" | "writer thread"): void {
+  const here = by === "commits";
+  db.pragma(`wal_autocheckpoint = ${here ? 1000 : 0}`);
+  db.pragma(`journal_size_limit = ${here ? WAL_SIZE_LIMIT_BYTES : -1}`);
 }
 
 /** Opens (creating if needed) the data dir's file; createStorage migrates it. */
@@ -152,8 +154,7 @@ export function connectSqlite(options: SqliteOptions): SqliteDialect {
     // Indexes of a million rows outgrow the 2 MiB default page cache; ip keys arrive in random
     // order and would then read a page from the OS on every insert. 64 MiB keeps them hot.
     db.pragma("cache_size = -65536");
-    if (options.autocheckpoint === false) checkpointsElsewhere(db);
-    else db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    walUpkeep(db, options.autocheckpoint === false ? "writer thread" : "commits");
   } catch (error) {
     db.close();
     throw error;
@@ -296,7 +297,7 @@ export class SqliteDialect implements Dialect {
     this.removeAbandonedBulks();
     if (this.options.writerThread && !this.writer) {
       this.writer = new SqliteWriter({ dataDir: this.options.dataDir, synchronous: this.options.synchronous, autocheckpoint: false, owner: this.owner });
-      checkpointsElsewhere(this.db);
+      walUpkeep(this.db, "writer thread");
     }
   }
 
@@ -339,8 +340,7 @@ export class SqliteDialect implements Dialect {
     if (!this.writer.stopped) return this.writer;
     if (!this.checkpointsBack) {
       this.checkpointsBack = true;
-      this.db.pragma("wal_autocheckpoint = 1000");
-      this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+      walUpkeep(this.db, "commits");
     }
     return null;
   }
