@@ -98,11 +98,15 @@ async function testConnectionWith(page: Page, apiKey: string) {
   return status;
 }
 
-/** The id of the tab showing `url`, from the extension's side. */
+/**
+ * The id of the tab showing `url`, from the extension's side: the newest such tab (Chrome's tab
+ * ids only grow), so that a tab an earlier failed test left open on the same page is not taken.
+ */
 async function tabIdOf(url: string): Promise<number> {
   const id = await worker.evaluate(async (wanted) => {
     const api = (globalThis as unknown as { chrome: { tabs: { query(q: object): Promise<Array<{ id?: number; url?: string }>> } } }).chrome;
-    return (await api.tabs.query({})).find((tab) => tab.url === wanted)?.id;
+    const ids = (await api.tabs.query({})).filter((tab) => tab.url === wanted && tab.id !== undefined).map((tab) => tab.id!);
+    return ids.length ? Math.max(...ids) : undefined;
   }, url);
   expect(id).toBeGreaterThan(0);
   return id!;
