@@ -339,6 +339,11 @@ describe("browser extension", () => {
     await page.goto(`${pages.url}/demo`);
     const google = await serverAnswer("8.8.8.8");
     const popup = await openPopupFor(`${pages.url}/demo`);
+    // The sections above the lookup box grow when their answers arrive; Playwright checks a
+    // click's target on mousedown only, so a box moved down before mouseup loses the click.
+    // Interact once they are there, as a person does.
+    await expect.poll(textOf(popup.getByRole("region", { name: "Your address" }))).toContain("127.0.0.1");
+    await expect.poll(textOf(popup.getByRole("region", { name: /This site/ }))).toContain("Private / reserved address");
     const lookup = popup.getByRole("region", { name: "Look up an address" });
     await popup.getByLabel("IP address or CIDR block").fill("garbage");
     await popup.getByRole("button", { name: "Look up", exact: true }).click();
