@@ -57,6 +57,12 @@ export const CHECKPOINT_EVERY_MS = 250;
  * the server is idle when the thread checkpoints (SqliteDialect.checkpointTurn).
  */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+/**
+ * The most of the WAL file one turn of the writer thread cuts. Cutting holds the write lock, and
+ * a commit that comes meanwhile waits on the event loop: ~0.3 ms a MB here, so a whole 150 MB
+ * file at once held every request ~56 ms (docs/storage.md "WAL checkpoints").
+ */
+const WAL_CUT_STEP_BYTES = 4 * 1024 * 1024;
 /** most checkpoints one turn of checkpointWholeWal runs while commits keep arriving */
 const CHECKPOINT_ROUNDS = 10;
 
@@ -311,21 +317,43 @@ export class SqliteDialect implements Dialect {
 
   /**
    * One turn of the writer thread's checkpoints: the whole WAL copied (checkpointWholeWal); then,
-   * when nothing was committed since the last turn, a WAL file grown past `limitBytes` cut back
-   * to nothing. That cut blocks writers while it runs, so it waits for an idle turn, and for no
-   * reader or writer (busy_timeout 0: it is tried again next turn).
+   * when nothing was committed since the last turn, a WAL file grown past `limitBytes` cut back,
+   * `stepBytes` a turn, to nothing. A cut blocks writers while it runs, so it waits for an idle
+   * turn, and for no reader or writer (busy_timeout 0: it is tried again next turn).
    */
-  checkpointTurn(limitBytes = WAL_SIZE_LIMIT_BYTES): void {
+  checkpointTurn(limitBytes = WAL_SIZE_LIMIT_BYTES, stepBytes = WAL_CUT_STEP_BYTES): void {
     const frames = checkpointWholeWal(() => this.checkpoint());
     // data_version moves with other connections' commits, the frames with this one's
-    const turn = { frames, dataVersion: this.db.pragma("data_version", { simple: true }) as number };
+    const dataVersion = () => this.db.pragma("data_version", { simple: true }) as number;
+    const turn = { frames, dataVersion: dataVersion() };
     const idle = frames !== null && this.lastTurn?.frames === frames && this.lastTurn.dataVersion === turn.dataVersion;
     this.lastTurn = turn;
-    if (!idle || walFileBytes(this.options.dataDir) <= limitBytes) return;
+    if (!idle) return;
+    const bytes = walFileBytes(this.options.dataDir);
+    // a cut begun goes on, a step an idle turn, to nothing
+    if (!this.cutting && bytes <= limitBytes) return;
+    const target = Math.max(0, bytes - stepBytes);
+    this.cutting = true;
+    this.cutWal(target);
+    this.cutting = target > 0;
+    // its own commit is not a client's: the next turn is idle unless another connection commits
+    this.lastTurn = { frames: checkpointWholeWal(() => this.checkpoint()), dataVersion: dataVersion() };
+  }
+  private cutting = false;
+
+  /**
+   * Cuts the WAL file to `bytes` the way SQLite does under journal_size_limit: the first commit
+   * after the WAL starts over cuts it. The whole WAL is copied already, so a commit now starts it
+   * over; this one rewrites the header's user_version with its own value, a change of nothing.
+   */
+  private cutWal(bytes: number): void {
     this.db.pragma("busy_timeout = 0");
+    this.db.pragma(`journal_size_limit = ${bytes}`);
     try {
-      this.db.pragma("wal_checkpoint(TRUNCATE)");
+      const userVersion = this.db.pragma("user_version", { simple: true }) as number;
+      this.db.transaction(() => this.db.pragma(`user_version = ${userVersion}`)).immediate();
     } finally {
+      walUpkeep(this.db, "writer thread");
       this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     }
   }

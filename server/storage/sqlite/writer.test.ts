@@ -192,7 +192,7 @@ describe("the writer thread's checkpoints", () => {
         }
       },
       checkpoint: () => checkpointer.checkpoint(),
-      turn: (limitBytes: number) => checkpointer.checkpointTurn(limitBytes),
+      turn: (limitBytes: number, stepBytes?: number) => checkpointer.checkpointTurn(limitBytes, stepBytes),
       version: () => db.prepare("SELECT version FROM change_counter").pluck().get(),
       walBytes: () => statSync(join(dataDir, `${SQLITE_FILE}-wal`)).size,
       close: async () => {
@@ -248,27 +248,41 @@ describe("the writer thread's checkpoints", () => {
     expect([frames, rounds]).toEqual([null, 1]);
   });
 
-  it("cut a WAL file grown past its limit back once a whole turn went by without a commit", async () => {
+  it("cut a WAL file grown past its limit back, a step each turn that follows a turn without a commit, to nothing", async () => {
     const wal = await openTwo();
     const limit = 64 * 1024;
+    const step = 96 * 1024;
+    // what a WAL holding one page (the cut's own commit) measures: its header and one frame
+    const onePage = 32 + 24 + 4096;
     try {
       for (let i = 0; i < 100; i++) wal.commit();
       const grown = wal.walBytes();
-      expect(grown).toBeGreaterThan(limit);
+      expect(grown).toBeGreaterThan(limit + 2 * step);
       // the thread's first turn, and one after a commit: the server may be busy
-      wal.turn(limit);
+      wal.turn(limit, step);
       wal.commit();
-      wal.turn(limit);
+      wal.turn(limit, step);
       expect(wal.walBytes()).toBeGreaterThanOrEqual(grown);
-      // a turn after a turn without commits
-      wal.turn(limit);
-      expect(wal.walBytes()).toBe(0);
+      // a turn after a turn without commits cuts one step, and each idle turn after it one more
+      wal.turn(limit, step);
+      expect(wal.walBytes()).toBe(grown - step);
+      wal.turn(limit, step);
+      expect(wal.walBytes()).toBe(grown - 2 * step);
+      // a commit between two steps: the turn after it waits, and the cut goes on below the limit
       wal.commit();
-      expect(wal.version()).toBe(102);
+      wal.turn(limit, step);
+      expect(wal.walBytes()).toBe(grown - 2 * step);
+      const turns = Math.ceil(grown / step);
+      for (let i = 0; i < turns && wal.walBytes() > onePage; i++) wal.turn(limit, step);
+      expect(wal.walBytes()).toBe(onePage);
+      // nothing lost: 101 commits before and one now
+      wal.commit();
+      expect(wal.version()).toBe(103);
       // under its limit, the file stays as it is
-      wal.turn(1024 * 1024);
-      wal.turn(1024 * 1024);
-      expect(wal.walBytes()).toBeGreaterThan(0);
+      const kept = wal.walBytes();
+      for (let i = 0; i < 3; i++) wal.turn(1024 * 1024, step);
+      expect(wal.walBytes()).toBe(kept);
+      expect(kept).toBeGreaterThan(0);
     } finally {
       await wal.close();
     }
