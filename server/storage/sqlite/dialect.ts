@@ -314,6 +314,8 @@ export class SqliteDialect implements Dialect {
 
   /** what the last checkpointTurn found: the WAL's frames, all copied (else null), and the file's data_version */
   private lastTurn: { frames: number | null; dataVersion: number } | null = null;
+  /** whether a cut of the WAL file has begun and not reached nothing: it goes on below the limit */
+  private cutting = false;
 
   /**
    * One turn of the writer thread's checkpoints: the whole WAL copied (checkpointWholeWal); then,
@@ -339,7 +341,6 @@ export class SqliteDialect implements Dialect {
     // its own commit is not a client's: the next turn is idle unless another connection commits
     this.lastTurn = { frames: checkpointWholeWal(() => this.checkpoint()), dataVersion: dataVersion() };
   }
-  private cutting = false;
 
   /**
    * Cuts the WAL file to `bytes` the way SQLite does under journal_size_limit: the first commit
