@@ -69,7 +69,8 @@ export interface WrittenColumn<T> {
 export type RowsToWrite = Omit<ConversionColumns, NumberColumnName | "unique_id"> &
   Record<NumberColumnName, WrittenColumn<number | null>> & { unique_id: WrittenColumn<string | Uint8Array> };
 
-export type GroupToWrite = Omit<ConversionGroup, "rows"> & { rows: RowsToWrite };
+/** a group as a dialect writes it; its new parts need only their keys and texts (SQLite's writer thread gets no more) */
+export type GroupToWrite = Omit<ConversionGroup, "rows" | "newDimensions"> & { rows: RowsToWrite; newDimensions?: Record<DimensionTable, SavedPart[]> };
 
 /** One convert request's share of a group: rows [start, end) of the group's columns. */
 export interface GroupBatch {

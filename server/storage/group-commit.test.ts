@@ -136,7 +136,7 @@ describe("GroupCommitQueue", () => {
     expect(groups).toEqual([[1], [100], [1, 1]]);
   });
 
-  it("says when a light item waits behind the group being written, and when the next group is taken", async () => {
+  it("says when a light item waits behind the group being written, and when the next group is taken or none is left", async () => {
     const events: string[] = [];
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
@@ -154,7 +154,7 @@ describe("GroupCommitQueue", () => {
     const light = queue.submit(1);
     release();
     await Promise.all([bulk, heavy, light]);
-    expect(events).toEqual(["take", "write 100", "light waiting", "take", "write 1", "take", "write 90"]);
+    expect(events).toEqual(["take", "write 100", "light waiting", "take", "write 1", "take", "write 90", "take"]);
   });
 
   it("light groups take turns with heavy ones: a stream of light items does not hold a heavy one back", async () => {
@@ -206,6 +206,23 @@ describe("GroupCommitQueue", () => {
     release();
     await Promise.all([heavy, heavier, drain]);
     expect(groups).toEqual([[100], [1, 2], [50]]);
+  });
+
+  it("asks a lightAlongside function at the time: while it says no, light items wait for the heavy group", async () => {
+    let beside = false;
+    const { queue, groups, release } = recordingQueue({ weigh: (n) => n as number, maxWeight: 100, lightAlongside: () => beside }, true);
+    const heavy = queue.submit(100);
+    await new Promise((r) => setImmediate(r));
+    const waiting = queue.submit(1);
+    await new Promise((r) => setImmediate(r));
+    expect(groups).toEqual([[100]]);
+    beside = true;
+    const light = queue.submit(2);
+    // both go beside it now: the one that waited and the new one
+    expect(await Promise.all([waiting, light])).toEqual([1, 2]);
+    expect(groups).toEqual([[100], [1, 2]]);
+    release();
+    await heavy;
   });
 
   it("with lightAlongside, light items queued among heavy ones are written beside their group, not inside it", async () => {

@@ -18,7 +18,10 @@ export interface GroupCommitOptions {
   smallWeight?: number;
   /** told when a light item is waiting behind the group being written (a bulk in it may stop early) */
   onLightWaiting?: () => void;
-  /** told as each group is taken, before onLightWaiting for light items it left behind */
+  /**
+   * told as each group is taken, before onLightWaiting for light items it left behind, and when
+   * the last group is written: no light item waits behind a group then
+   */
   onTake?: () => void;
   /**
    * true: a heavy group in flight stops early for a light item that waits (after onLightWaiting),
@@ -28,11 +31,12 @@ export interface GroupCommitOptions {
   /** the weight an item's write actually took, when it can be less than its own (a piece of a bulk) */
   written?: (item: unknown, result: unknown) => number;
   /**
-   * true: the database takes concurrent writers (PostgreSQL), so light items that arrive while a
-   * heavy group is being written go at once, in a light group written alongside it, and a group
-   * led by a heavy item takes no light ones
+   * true (or a function that says so at the time): light items that arrive while a heavy group is
+   * being written go at once, in a light group written alongside it, and a group led by a heavy
+   * item takes no light ones. PostgreSQL takes concurrent writers; SQLite's writer thread takes
+   * the light group after the bulk's piece or statement in progress, instead of after the group.
    */
-  lightAlongside?: boolean;
+  lightAlongside?: boolean | (() => boolean);
 }
 
 interface Pending<T, R> {
@@ -62,7 +66,7 @@ export class GroupCommitQueue<T, R> {
   private alongside: Promise<void> | null = null;
   /** the group being written is heavy */
   private writingHeavy = false;
-  private readonly lightAlongside: boolean;
+  private readonly lightAlongside: () => boolean;
   /** items handed to submitWhenReady and not yet submitted */
   private readonly preparing = new Set<Promise<void>>();
   private readonly maxItems: number;
@@ -94,7 +98,8 @@ export class GroupCommitQueue<T, R> {
     this.onTake = options.onTake;
     this.makesWay = options.makesWay;
     this.written = options.written as ((item: T, result: R) => number) | undefined;
-    this.lightAlongside = options.lightAlongside ?? false;
+    const alongside = options.lightAlongside ?? false;
+    this.lightAlongside = typeof alongside === "function" ? alongside : () => alongside;
   }
 
   /**
@@ -164,6 +169,7 @@ export class GroupCommitQueue<T, R> {
         this.writingHeavy = false;
       }
     }
+    this.onTake?.();
     this.running = null;
   }
 
@@ -173,7 +179,7 @@ export class GroupCommitQueue<T, R> {
    */
   private lightWaits(): void {
     this.onLightWaiting?.();
-    if (this.writingHeavy && this.lightAlongside) this.writeLightAlongside();
+    if (this.writingHeavy && this.lightAlongside()) this.writeLightAlongside();
   }
 
   /**
@@ -218,7 +224,7 @@ export class GroupCommitQueue<T, R> {
     if (lightFirst.length) return lightFirst;
     // With lightAlongside a group led by a heavy item takes only heavy ones: the light ones queued
     // among them are written beside it (run() sees them waiting) instead of waiting for all its rows.
-    const besideIt = this.lightAlongside && !this.isLightPending(this.pending[0]!);
+    const besideIt = this.lightAlongside() && !this.isLightPending(this.pending[0]!);
     const group: Pending<T, R>[] = [];
     const rest: Pending<T, R>[] = [];
     let weight = 0;

@@ -111,7 +111,9 @@ export class SqlStorage<D extends Dialect = Dialect> implements Storage {
       onTake: dialect.writerTaken && (() => dialect.writerTaken!()),
       makesWay: dialect.makesWay && (() => dialect.makesWay!()),
       written: (item, result) => (result as WriteResult).written ?? (item as PendingBatch).records.length,
-      lightAlongside: dialect.concurrentWrites,
+      // SQLite's beside a bulk only on its writer thread, and not under `--workers`' write turn,
+      // which the bulk's process holds for the bulk
+      lightAlongside: dialect.concurrentWrites ? true : () => !this.writeTurn && (dialect.makesWay?.() ?? false),
     });
     // another worker's GET waits for the turn this process holds: a bulk makes way for it too
     if (dialect.writerWanted) this.writeTurn?.onLightWaiting?.(() => dialect.writerWanted!());

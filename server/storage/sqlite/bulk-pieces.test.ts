@@ -192,6 +192,39 @@ describe.each([false, true])("a bulk that nothing waits for (writer thread: %s)"
     }));
 });
 
+describe("a light commit during a bulk, one server (no write turn)", () => {
+  it("goes to the writer thread beside the bulk, new parts and all, and is answered before it", async () => {
+    const backend = await createBackend("sqlite");
+    const storage = await createStorage({ ...backend.storageOptions(), sqliteWriterThread: true });
+    try {
+      const project = await storage.createProject({ name: "beside", plan: "scale" });
+      const writer = (storage as SqlStorage<SqliteDialect>).dialect["writer"]!;
+      // what the thread is asked to write, by rows (observed, not changed)
+      const sent: number[] = [];
+      const write = writer.writeConversions.bind(writer);
+      writer.writeConversions = (group, onSent) => (sent.push(group.rows.project.length), write(group, onSent));
+      const order: string[] = [];
+      const bulk = storage.commitConversions({ projectId: project.id, period: PERIOD, limit: null, conversions: bulkOf(BULK) }).then((r) => (order.push("bulk"), r));
+      // the bulk's parts or rows are on the thread
+      for (let turns = 0; !writer.busy && turns < 10_000; turns++) await new Promise((r) => setImmediate(r));
+      expect(writer.busy).toBe(true);
+      // a location no row has yet: its part is saved in the light group's own transaction, on the thread
+      const single = storage.commitConversions({ projectId: project.id, period: PERIOD, limit: null, conversions: [sampleConversion("192.0.2.9", 1_000_003)] }).then((r) => (order.push("single"), r));
+      expect(await single).toEqual({ accepted: true, used: expect.any(Number) });
+      expect(await bulk).toEqual({ accepted: true, used: BULK + 1 });
+      expect(order).toEqual(["single", "bulk"]);
+      expect(sent).toContain(1);
+      const found = await storage.listConversions({ projectId: project.id, offset: 0, limit: 50, ip: parseIpSearch("192.0.2.9") });
+      expect(found.conversions.map((c) => c.data.continent?.country?.geoname_id)).toEqual([2635167 + 1_000_003]);
+      expect((await storage.listConversions({ projectId: project.id, offset: 0, limit: 1 })).totalCount).toBe(BULK + 1);
+      expect(sqliteDb(storage).prepare("SELECT count(*) FROM open_bulks").pluck().get()).toBe(0);
+    } finally {
+      await storage.close();
+      await backend.dispose();
+    }
+  });
+});
+
 describe("a bulk under --workers", () => {
   it("makes way when the write turn says another process's light rows wait; it asks for the turn as light or heavy", async () => {
     let tellLightWaiting = () => {};

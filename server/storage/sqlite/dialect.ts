@@ -551,13 +551,16 @@ export class SqliteDialect implements Dialect {
 
   async writeConversions(group: GroupToWrite, _slice?: TimeSlice, sent?: () => void): Promise<WriteResult[]> {
     const writer = this.liveWriter();
+    // A light group goes to the thread too while the thread is at work (a bulk's piece or parts):
+    // here it would wait for the thread's transaction on the event loop; there it is next.
+    if (writer && group.rows.project.length <= SMALL_WRITE_ROWS && writer.busy) return writer.writeConversions(group, sent);
     if (writer && group.rows.project.length > SMALL_WRITE_ROWS) {
       // the thread takes rows with their parts' ids: the parts first, in a transaction of their own
       const dims = group.newDimensions;
       if (!dims) return writer.writeConversions(group, sent);
       const ids = await this.saveDimensions(dims);
       placeDimensionIds(group, ids);
-      const results = await writer.writeConversions(group, sent);
+      const results = await writer.writeConversions({ ...group, newDimensions: undefined }, sent);
       results[0] = { ...results[0]!, dimensionIds: ids };
       return results;
     }

@@ -40,6 +40,11 @@ export class ThreadChannel<R extends { kind: string }> {
     return this.failure !== null;
   }
 
+  /** whether a request is in flight: the thread is at work, or has work waiting */
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+
   request(message: R, transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;

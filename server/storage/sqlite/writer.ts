@@ -26,9 +26,11 @@ export interface PackedGroup {
   uniqueIds: Uint8Array;
   ips: Array<string | null>;
   extras: Array<string | null>;
+  /** a light group's new parts (ConversionGroup.newDimensions), saved in its transaction */
+  dims?: Record<DimensionTable, SavedPart[]>;
 }
 
-export function packGroup({ batches, rows }: GroupToWrite): PackedGroup {
+export function packGroup({ batches, rows, newDimensions }: GroupToWrite): PackedGroup {
   const count = rows.project.length;
   const numbers = new Float64Array(count * NUMBER_COLUMNS.length);
   const ipKeys = new Uint8Array(count * KEY_SLOT);
@@ -47,7 +49,14 @@ export function packGroup({ batches, rows }: GroupToWrite): PackedGroup {
     if (typeof id === "string") writeUuidBytes(id, uniqueIds, i * UUID_BYTES);
     else uniqueIds.set(id, i * UUID_BYTES);
   }
-  return { batches, numbers, ipKeys, uniqueIds, ips: rows.ip, extras: rows.extra };
+  const packed: PackedGroup = { batches, numbers, ipKeys, uniqueIds, ips: rows.ip, extras: rows.extra };
+  if (newDimensions) packed.dims = partsOnly(newDimensions);
+  return packed;
+}
+
+/** the key and text alone: a Dimension's `savedIn` is the core's whole id map */
+function partsOnly(dims: Record<DimensionTable, SavedPart[]>): Record<DimensionTable, SavedPart[]> {
+  return byTable((table) => dims[table].map(({ key, json }) => ({ key, json })));
 }
 
 /** what postMessage moves rather than copies */
@@ -74,7 +83,7 @@ export function unpackGroup(packed: PackedGroup): GroupToWrite {
   }
   const columns = Object.fromEntries(NUMBER_COLUMNS.map((name) => [name, numberColumn(packed, name)])) as Record<NumberColumnName, Float64Array>;
   const rows: RowsToWrite = { ...columns, unique_id: uniqueId, ip: packed.ips, ip_key: ipKey, extra: packed.extras, seq: new Array<number>(count).fill(0) };
-  return { batches: packed.batches, rows };
+  return packed.dims ? { batches: packed.batches, rows, newDimensions: packed.dims } : { batches: packed.batches, rows };
 }
 
 export type WriterRequest =
@@ -111,6 +120,11 @@ export class SqliteWriter {
     return this.thread.stopped;
   }
 
+  /** whether the thread has a write in flight (SqliteDialect.writeConversions) */
+  get busy(): boolean {
+    return this.thread.busy;
+  }
+
   /** `sent`: called once the group is posted to the thread */
   async writeConversions(group: GroupToWrite, sent?: () => void): Promise<WriteResult[]> {
     const packed = packGroup(group);
@@ -131,9 +145,7 @@ export class SqliteWriter {
   }
 
   saveDimensions(dims: Record<DimensionTable, SavedPart[]>): Promise<Record<DimensionTable, number[]>> {
-    // the key and text alone: a Dimension's `savedIn` is the core's whole id map
-    const parts = byTable((table) => dims[table].map(({ key, json }) => ({ key, json })));
-    return this.thread.request({ kind: "dimensions", dims: parts }) as Promise<Record<DimensionTable, number[]>>;
+    return this.thread.request({ kind: "dimensions", dims: partsOnly(dims) }) as Promise<Record<DimensionTable, number[]>>;
   }
 
   touchKeys(uses: Array<{ keyId: string; at: number }>): Promise<void> {
